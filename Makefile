@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: MIT
+#
+# npukit: top-level build.
+#   make                 libttpu-run (.so with soname, .a) and ttpu-run into build/
+#   make demo            run the example program (software engine unless /dev/npukit)
+#   make check           every test suite (scripts/check installs what it needs first)
+#   make bench           benchmarks, printing figures
+#   make module KDIR=... the kernel module against a kernel build tree
+#
+# Test and tool fragments live in mk/*.mk, one per concern.
+
+BUILD     ?= build
+CC        ?= gcc
+AR        ?= ar
+PKG_CONFIG ?= pkg-config
+SAN       ?=
+NPUKIT_CACHE ?= $(shell scripts/cache-dir)
+
+LIB_SOVERSION := 1
+LIB_VERSION   := 1.0.0
+
+JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c)
+JSONC_LIBS   := $(shell $(PKG_CONFIG) --libs json-c)
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wformat=2 -Wvla -Wno-unused-parameter
+CFLAGS  ?= -O2 -g
+ifneq ($(SAN),)
+CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC $(WARN) $(CFLAGS) \
+              -Iuserspace/include -Iuserspace/lib -Iuapi $(JSONC_CFLAGS)
+LDLIBS  += $(JSONC_LIBS) -pthread -lm
+
+LIB_SRCS := $(sort $(wildcard userspace/lib/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_SRCS := $(sort $(wildcard userspace/cli/*.c))
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+
+LIB_A  := $(BUILD)/lib/libttpu-run.a
+LIB_SO := $(BUILD)/lib/libttpu-run.so.$(LIB_VERSION)
+TTPU_RUN := $(BUILD)/bin/ttpu-run
+
+.PHONY: all demo check bench module clean
+all: $(LIB_A) $(LIB_SO) $(TTPU_RUN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB_A): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libttpu-run.so.$(LIB_SOVERSION) -Wl,--no-undefined \
+		$(LDFLAGS) -o $@ $^ $(LDLIBS)
+	ln -sf libttpu-run.so.$(LIB_VERSION) $(BUILD)/lib/libttpu-run.so.$(LIB_SOVERSION)
+	ln -sf libttpu-run.so.$(LIB_SOVERSION) $(BUILD)/lib/libttpu-run.so
+
+# The CLI links the static library: one self-contained binary to copy to a board.
+$(TTPU_RUN): $(CLI_OBJS) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB_A) $(LDLIBS)
+
+demo: $(TTPU_RUN)
+	$(TTPU_RUN) examples/mlp.json --inputs examples/mlp-inputs.json --stats
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+include $(sort $(wildcard mk/*.mk))
