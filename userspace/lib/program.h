@@ -132,6 +132,14 @@ struct ttpu_program {
 uint32_t ttpu_program_find_buffer(const struct ttpu_program *prog,
 				  const char *name);
 
+/*
+ * inputs.c, for the runner: the values set for input buffer @buf
+ * (count dtype-sized elements, row-major), or NULL when that input was not
+ * set; and the program @in was made for.
+ */
+const void *ttpu_inputs_values(const ttpu_inputs *in, uint32_t buf);
+const struct ttpu_program *ttpu_inputs_program(const ttpu_inputs *in);
+
 static inline int ttpu_dtype_min(uint8_t dtype)
 {
 	return dtype == TTPU_DTYPE_I8 ? -128 : INT32_MIN;
