@@ -72,6 +72,11 @@ struct ttpu_chain {
 	uint32_t nsteps;
 	uint32_t bias;			/* epilogue of the last step, or TTPU_NO_BUFFER */
 	uint8_t relu;
+	/*
+	 * An earlier chain of the same stage has this very dst window, so
+	 * dst at this chain's turn is not the stage-start value.
+	 */
+	uint8_t follows;
 };
 
 /** A pass whose acc is in a later stage: job result -> tmp[tmp_index]. */
