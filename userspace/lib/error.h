@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * error.h - filling struct ttpu_error
+ *
+ * Every helper accepts a NULL @err (the caller did not ask for details) and
+ * the ttpu_error_set*() functions return -kind, so a failure path reads
+ * "return ttpu_error_set(err, TTPU_SCHEMA_ERROR, ...);".
+ */
+#ifndef TTPU_ERROR_H
+#define TTPU_ERROR_H
+
+#include <stddef.h>
+
+#include "ttpu-run.h"
+
+#define TTPU_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* Reset every field to "unknown" (command -1, element -1, ...). */
+void ttpu_error_clear(struct ttpu_error *err);
+
+/* Reset @err, then set @kind and the message. Returns -@kind. */
+int ttpu_error_set(struct ttpu_error *err, enum ttpu_error_kind kind,
+		   const char *fmt, ...) TTPU_PRINTF(3, 4);
+
+/*
+ * A SystemError for a failed system call: the message is the formatted
+ * text followed by ": strerror(@errnum)", and sys_errno is @errnum.
+ */
+int ttpu_error_sys(struct ttpu_error *err, int errnum, const char *fmt, ...)
+	TTPU_PRINTF(3, 4);
+
+/* Out of memory while doing @what. */
+int ttpu_error_nomem(struct ttpu_error *err, const char *what);
+
+/* Where it happened; call after ttpu_error_set(). */
+void ttpu_error_at_command(struct ttpu_error *err, long command, const char *op);
+void ttpu_error_at_field(struct ttpu_error *err, const char *field);
+void ttpu_error_at_buffer(struct ttpu_error *err, const char *name);
+void ttpu_error_at_element(struct ttpu_error *err, long element, long row,
+			   long col);
+/* Line and column of byte @offset of @text (1-based). */
+void ttpu_error_at_text(struct ttpu_error *err, const char *text, size_t len,
+			size_t offset);
+
+#endif /* TTPU_ERROR_H */
