@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+# The runtime library's tests (tests/runtime/), three suites:
+#   check-runtime      every test binary, against $(LIB_A)
+#   check-runtime-san  the same, built with ASan+UBSan into $(BUILD)/san
+#   check-runtime-vg   the error-path tests under valgrind (a subset: slow)
+# Each binary is a kselftest_harness program; a binary that fails or
+# crashes fails its suite (its exit status is checked, not only its log).
+
+RT_DIR     := tests/runtime
+RT_TESTS   := $(sort $(patsubst $(RT_DIR)/%.c,%,$(wildcard $(RT_DIR)/test_*.c)))
+RT_OUT     := $(BUILD)/tests/runtime
+RT_BINS    := $(RT_TESTS:%=$(RT_OUT)/%)
+RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
+# Error paths: what valgrind is for, and fast enough to run under it.
+RT_VG_TESTS := test_schema test_inputs test_range
+RT_SUITE   ?= runtime
+
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
+
+$(BUILD)/obj/$(RT_DIR)/%.o: $(RT_DIR)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -isystem $(KSELFTEST_DIR) -MMD -MP -c -o $@ $<
+
+$(RT_OUT)/%: $(BUILD)/obj/$(RT_DIR)/%.o $(RT_HELPERS) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(RT_HELPERS) $(LIB_A) $(LDLIBS)
+
+.PHONY: runtime-tests check-runtime check-runtime-san check-runtime-vg rt-run
+runtime-tests: $(RT_BINS)
+
+# Run every binary from the top of the tree (they read $(RT_DIR)/data and
+# tests/gen), keep going after a failure, fail at the end if any failed.
+rt-run: $(RT_BINS)
+	@mkdir -p $(RESULTS)
+	@log=$(RESULTS)/$(RT_SUITE).log; : > $$log; status=0; \
+	for t in $(if $(RT_VG),$(RT_VG_TESTS:%=$(RT_OUT)/%),$(RT_BINS)); do \
+		echo "# $$t" >> $$log; \
+		$(RT_WRAP) $$t >> $$log 2>&1; rc=$$?; \
+		if [ $$rc -ne 0 ]; then \
+			echo "not ok 0 $$t exited with status $$rc" >> $$log; status=1; \
+		fi; \
+	done; \
+	scripts/tally $(RT_SUITE) $$log $(RESULTS) || status=1; \
+	exit $$status
+
+check-runtime:
+	@$(MAKE) --no-print-directory rt-run RT_SUITE=runtime
+
+check-runtime-san:
+	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/san \
+		RESULTS=$(abspath $(RESULTS)) rt-run RT_SUITE=runtime-san \
+		RT_WRAP='env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1'
+
+check-runtime-vg:
+	@$(MAKE) --no-print-directory rt-run RT_SUITE=runtime-vg RT_VG=1 \
+		RT_WRAP='$(VALGRIND)'
+
+CHECK_TARGETS += check-runtime check-runtime-san check-runtime-vg
+
+-include $(wildcard $(BUILD)/obj/$(RT_DIR)/*.d)
