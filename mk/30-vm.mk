@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: MIT
+# The driver in an x86 VM: Debian's 6.1 kernel (the ABI of the installed
+# linux-headers-amd64) under qemu-system-x86_64 TCG, a busybox initramfs,
+# the module with the simulated NpuKit, every test binary of the initramfs.
+#
+#   make vm-check       suite "vm": module (with sparse), tests, boot, tally
+#   make bench-driver   the driver benchmark in the same VM, figures printed
+#   make uapi-tests     the UAPI suites for this machine (they SKIP without
+#                       /dev/npukit0; run them on a board by hand)
+#   make check-uapi     run them here (suite "uapi")
+#
+# tests/vm/ holds the pieces (fetch-kernel, build-module, build-initramfs,
+# init, run-qemu, check-console); this file only wires them. The VM fails
+# on any failed test, a missing result line or a kernel splat.
+
+VM_DIR      := $(BUILD)/vm
+UAPI_DIR    := tests/uapi
+UAPI_TESTS  := $(sort $(patsubst $(UAPI_DIR)/%.c,%,$(wildcard $(UAPI_DIR)/*_test.c)))
+# The harness defines its fixture functions without prototypes.
+UAPI_CFLAGS  = -std=c11 -D_GNU_SOURCE $(WARN) -Wno-missing-prototypes -O2 -g -Iuapi -isystem $(KSELFTEST_DIR)
+BENCHD_DIR  := tests/bench-driver
+BUSYBOX     ?= /bin/busybox
+# The simulated NpuKit, two instances (/dev/npukit0 and 1): the driver's
+# module parameters, see driver/npukit_drv.c.
+VM_MODARGS  ?= simulate=2
+VM_INSTANCES ?= 2
+# Boot plus every suite; TCG on a shared 2-core machine.
+VM_TIMEOUT  ?= 240
+# Other suites' binaries that go into the VM: "NAME:MAKE_TARGET:VARIABLE"
+# builds MAKE_TARGET statically and copies the files $(VARIABLE) names.
+VM_EXTRA    ?= runtime:runtime-tests:RT_BINS
+VM_DATA     ?= tests/runtime/data tests/gen
+
+# Host (dynamic) and VM (static) builds of the UAPI suites.
+$(BUILD)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DIR)/npukit_test.h uapi/npukit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(UAPI_CFLAGS) -o $@ $<
+$(VM_DIR)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DIR)/npukit_test.h uapi/npukit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(UAPI_CFLAGS) -static -o $@ $<
+$(VM_DIR)/tests/bench/%: $(BENCHD_DIR)/%.c $(UAPI_DIR)/npukit_test.h uapi/npukit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(UAPI_CFLAGS) -I$(UAPI_DIR) -static -o $@ $<
+
+.PHONY: uapi-tests check-uapi vm-check bench-driver vm-print-%
+uapi-tests: $(UAPI_TESTS:%=$(BUILD)/tests/uapi/%)
+
+check-uapi: uapi-tests
+	@mkdir -p $(RESULTS); log=$(RESULTS)/uapi.log; : > $$log; status=0; \
+	for t in $(UAPI_TESTS:%=$(BUILD)/tests/uapi/%); do \
+		$$t >> $$log 2>&1 || { echo "not ok 0 $$t exited with status $$?" >> $$log; status=1; }; \
+	done; \
+	scripts/tally uapi $$log $(RESULTS) || status=1; exit $$status
+
+vm-print-%:
+	@echo $($*)
+
+# Static builds of other suites, best effort: a suite that does not build
+# yet is left out with a note rather than blocking the driver's tests.
+$(VM_DIR)/extra.args: FORCE
+	@mkdir -p $(VM_DIR); : > $@.tmp; \
+	for e in $(VM_EXTRA); do \
+		name=$${e%%:*}; rest=$${e#*:}; target=$${rest%%:*}; var=$${rest#*:}; \
+		b=$(VM_DIR)/static-$$name; \
+		if $(MAKE) -s --no-print-directory BUILD=$$b LDFLAGS=-static $$target \
+				>$(VM_DIR)/static-$$name.log 2>&1; then \
+			mkdir -p $(VM_DIR)/extra/$$name; \
+			cp $$($(MAKE) -s --no-print-directory BUILD=$$b vm-print-$$var) \
+				$(VM_DIR)/extra/$$name/ && \
+			echo "$$name=$(VM_DIR)/extra/$$name" >> $@.tmp; \
+		else \
+			echo "vm: $$name tests do not build statically, left out (see $(VM_DIR)/static-$$name.log)"; \
+		fi; \
+	done; \
+	for d in $(VM_DATA); do [ -d $$d ] && echo "--data $$d" >> $@.tmp; done; \
+	mv $@.tmp $@
+FORCE:
+
+# vm-run VM_SUITE=... VM_TESTS="NAME=PATH ..." [VM_WITH_EXTRA=1]
+.PHONY: vm-run
+vm-run: $(UAPI_TESTS:%=$(VM_DIR)/tests/uapi/%) $(if $(VM_WITH_EXTRA),$(VM_DIR)/extra.args)
+	@mkdir -p $(RESULTS); set -e; \
+	set -- $$(tests/vm/fetch-kernel); kver=$$1 vmlinuz=$$2 kdir=$$3; \
+	echo "vm: Debian kernel $$kver, module with sparse"; \
+	ko=$$(tests/vm/build-module $$kdir $(VM_DIR)/module $(RESULTS)/$(VM_SUITE)-build.log); \
+	tests/vm/build-initramfs $(VM_DIR)/$(VM_SUITE).cpio.gz $(BUSYBOX) $$ko \
+		"$(VM_MODARGS)" $(VM_INSTANCES) $(VM_TESTS) \
+		$(if $(VM_WITH_EXTRA),$$(cat $(VM_DIR)/extra.args)); \
+	log=$(RESULTS)/$(VM_SUITE).log; start=$$(date +%s); status=0; \
+	tests/vm/run-qemu $$vmlinuz $(VM_DIR)/$(VM_SUITE).cpio.gz $$log $(VM_TIMEOUT) || \
+		echo "vm: qemu exited with status $$? (124: timeout after $(VM_TIMEOUT) s)"; \
+	echo "vm: boot + tests $$(( $$(date +%s) - start )) s, console log $$log"; \
+	tests/vm/check-console $$log || status=1; \
+	scripts/tally $(VM_SUITE) $$log $(RESULTS) || status=1; \
+	exit $$status
+
+vm-check:
+	@$(MAKE) --no-print-directory vm-run VM_SUITE=vm VM_WITH_EXTRA=1 \
+		VM_TESTS="uapi=$(VM_DIR)/tests/uapi"
+
+bench-driver: $(VM_DIR)/tests/bench/bench_driver
+	@$(MAKE) --no-print-directory vm-run VM_SUITE=bench-driver \
+		VM_TESTS="bench=$(VM_DIR)/tests/bench/bench_driver"; status=$$?; \
+	sed -n 's/^# bench: //p' $(RESULTS)/bench-driver.log; exit $$status
+
+CHECK_TARGETS += vm-check

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npukit_test.h - shared pieces of the /dev/npukit UAPI suites
+ *
+ * In the style of tools/testing/selftests/iommu: one fixture that opens the
+ * device, helper macros that assert success or exactly one errno, and a CPU
+ * reference of the 8x8 kick every result is compared against.
+ *
+ * The device is $NPUKIT_DEVICE, /dev/npukit0 by default. Every test SKIPs
+ * when it is absent and FAILs when it is present and wrong.
+ */
+#ifndef NPUKIT_TEST_H
+#define NPUKIT_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npukit.h"
+#include "npukit_ref.h"
+#include "kselftest_harness.h"
+
+#define NPU_ID		0x4E50554BU
+
+static inline const char *npu_device_path(void)
+{
+	const char *p = getenv("NPUKIT_DEVICE");
+
+	return p && *p ? p : "/dev/npukit0";
+}
+
+/* Assert that an ioctl succeeds, logging the errno when it does not. */
+#define test_ioctl(_fd, _cmd, _arg) do {					\
+	int __r = ioctl((_fd), (_cmd), (_arg));				\
+	ASSERT_EQ(0, __r) TH_LOG("%s: %s", #_cmd, strerror(errno));	\
+} while (0)
+
+/* Assert that an ioctl fails with exactly @_errno. */
+#define test_err_ioctl(_errno, _fd, _cmd, _arg) do {			\
+	int __r = ioctl((_fd), (_cmd), (_arg));				\
+	int __e = errno;						\
+	ASSERT_EQ(-1, __r) TH_LOG("%s succeeded, expected %s",		\
+				  #_cmd, strerror(_errno));		\
+	ASSERT_EQ((_errno), __e) TH_LOG("%s: got %s, expected %s", #_cmd,	\
+					strerror(__e), strerror(_errno));\
+} while (0)
+
+#define test_submit(_fd, _s)		test_ioctl(_fd, NPUKIT_IOCTL_SUBMIT, _s)
+#define test_err_submit(_e, _fd, _s)	test_err_ioctl(_e, _fd, NPUKIT_IOCTL_SUBMIT, _s)
+
+/*
+ * The fixture every suite uses: the device open, its GET_INFO read. The
+ * 6.1 harness runs the body after a SKIP in setup, so bodies are written
+ * with NPU_TEST(), which returns early when setup skipped.
+ */
+FIXTURE(npukit) {
+	int fd;
+	struct npukit_info info;
+};
+
+FIXTURE_SETUP(npukit)
+{
+	self->fd = open(npu_device_path(), O_RDWR | O_CLOEXEC);
+	if (self->fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
+		SKIP(return, "%s: %s (driver not loaded)", npu_device_path(),
+		     strerror(errno));
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", npu_device_path(), strerror(errno));
+	self->info.size = sizeof(self->info);
+	test_ioctl(self->fd, NPUKIT_IOCTL_GET_INFO, &self->info);
+}
+
+FIXTURE_TEARDOWN(npukit)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+#define NPU_TEST(_name)								\
+	static void npu_body_##_name(struct __test_metadata *_metadata,		\
+				     FIXTURE_DATA(npukit) *self);		\
+	TEST_F(npukit, _name)							\
+	{									\
+		if (!_metadata->skip)						\
+			npu_body_##_name(_metadata, self);			\
+	}									\
+	static void npu_body_##_name(struct __test_metadata *_metadata,		\
+				     FIXTURE_DATA(npukit) *self)
+
+#define NPU_TEST_TIMEOUT(_name, _secs)						\
+	static void npu_body_##_name(struct __test_metadata *_metadata,		\
+				     FIXTURE_DATA(npukit) *self);		\
+	TEST_F_TIMEOUT(npukit, _name, _secs)					\
+	{									\
+		if (!_metadata->skip)						\
+			npu_body_##_name(_metadata, self);			\
+	}									\
+	static void npu_body_##_name(struct __test_metadata *_metadata,		\
+				     FIXTURE_DATA(npukit) *self)
+
+/* Compare @n result tiles, naming the first differing slot and element. */
+#define ASSERT_TILES_EQ(_want, _got, _n) do {					\
+	for (uint32_t __s = 0; __s < (_n); __s++) {				\
+		for (int __i = 0; __i < NPU_ELEMS; __i++) {			\
+			ASSERT_EQ((_want)[__s][__i], (_got)[__s][__i])		\
+				TH_LOG("slot %u C[%d][%d]", __s,		\
+				       __i / NPU_TILE, __i % NPU_TILE);		\
+		}								\
+	}									\
+} while (0)
+
+#endif /* NPUKIT_TEST_H */
