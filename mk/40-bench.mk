@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: MIT
+# `make bench`: the compiler-sized MLP through json-c's bare parse, the
+# library's phases (load, planned run, direct run, response) and the whole
+# CLI, with PASS/MISS per target. A benchmark: never part of `make check`.
+
+BENCH_DIR    = $(BUILD)/bench
+JSONC_PARSE  = $(BENCH_DIR)/jsonc_parse
+TTPU_BENCH   = $(BENCH_DIR)/ttpu_bench
+
+.PHONY: bench-ttpu
+bench: bench-ttpu
+
+$(BENCH_DIR)/%: tests/bench/%.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
+bench-ttpu: $(TTPU_RUN) $(JSONC_PARSE) $(TTPU_BENCH)
+	tests/bench/run-bench $(BUILD) $(TTPU_RUN) $(JSONC_PARSE) $(TTPU_BENCH)
