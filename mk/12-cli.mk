@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: MIT
+# ttpu-run's command-line tests (tests/cli/): kselftest_harness programs
+# that fork/exec $(TTPU_RUN) and check its exit status, stdout JSON and
+# stderr line.
+#   check-cli  cli_test (one TEST per behaviour), then cli_valgrind_test
+#              (the error paths under valgrind; SKIPs without valgrind).
+# The suite fails when any test fails or a test binary exits non-zero.
+
+CLI_TEST_DIR  := tests/cli
+CLI_TEST_OUT  := $(BUILD)/tests/cli
+CLI_TEST_BINS := $(CLI_TEST_OUT)/cli_test $(CLI_TEST_OUT)/cli_valgrind_test
+
+# FIXTURE_SETUP() and friends expand to functions without prototypes.
+$(BUILD)/obj/$(CLI_TEST_DIR)/%.o: $(CLI_TEST_DIR)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -isystem $(KSELFTEST_DIR) \
+		-MMD -MP -c -o $@ $<
+
+$(CLI_TEST_OUT)/%: $(BUILD)/obj/$(CLI_TEST_DIR)/%.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+.SECONDARY: $(CLI_TEST_BINS:$(CLI_TEST_OUT)/%=$(BUILD)/obj/$(CLI_TEST_DIR)/%.o)
+.PHONY: cli-tests check-cli
+cli-tests: $(CLI_TEST_BINS)
+
+check-cli: $(CLI_TEST_BINS) $(TTPU_RUN)
+	@mkdir -p $(RESULTS) $(BUILD)/tmp/cli
+	@log=$(RESULTS)/cli.log; : > $$log; status=0; \
+	for t in $(CLI_TEST_BINS); do \
+		echo "# $$t" >> $$log; \
+		TTPU_RUN=$(abspath $(TTPU_RUN)) TTPU_CLI_DATA=$(CLI_TEST_DIR)/data \
+		TMPDIR=$(abspath $(BUILD)/tmp/cli) $$t >> $$log 2>&1; rc=$$?; \
+		if [ $$rc -ne 0 ]; then \
+			echo "not ok 0 $$t exited with status $$rc" >> $$log; status=1; \
+		fi; \
+	done; \
+	grep -E '^not ok|# SKIP' $$log | sed 's/^/cli: /' || true; \
+	scripts/tally cli $$log $(RESULTS) || status=1; \
+	exit $$status
+
+CHECK_TARGETS += check-cli
+
+-include $(wildcard $(BUILD)/obj/$(CLI_TEST_DIR)/*.d)

@@ -1,0 +1,948 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli_test.c - ttpu-run's command line, one TEST per behaviour
+ *
+ * Every test runs the real binary and checks its exit status, its stdout
+ * (one JSON value: the response or {"error": ...}) and its stderr (nothing
+ * on success, exactly one "ttpu-run: KIND: message" line on failure).
+ */
+#include "kselftest_harness.h"
+
+#include "cli_run.h"
+
+/* tiny.json times tiny-inputs.json: W is the identity with W[3][3] = 2. */
+#define TINY_C "[[1,2,3,8],[5,6,7,16],[-1,-2,-3,-8],[127,-128,0,2]]"
+
+static const char *plain(struct json_object *v)
+{
+	return v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN) : "(none)";
+}
+
+static int64_t get_int(struct json_object *obj, const char *path)
+{
+	struct json_object *v = cli_get(obj, path);
+
+	return v && json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -999;
+}
+
+/* The response of tiny.json on tiny-inputs.json, whatever the engine. */
+static void check_tiny_response(struct __test_metadata *_metadata,
+				struct json_object *resp)
+{
+	struct json_object *passes, *pass;
+
+	ASSERT_STREQ("[4,4]", plain(cli_get(resp, "outputs.C.shape")));
+	ASSERT_STREQ(TINY_C, plain(cli_get(resp, "outputs.C.data")));
+	ASSERT_EQ(1, json_object_object_length(cli_get(resp, "outputs")));
+	passes = cli_get(resp, "passes");
+	ASSERT_NE(NULL, passes);
+	ASSERT_TRUE(json_object_is_type(passes, json_type_array));
+	ASSERT_EQ(1, json_object_array_length(passes));
+	pass = json_object_array_get_idx(passes, 0);
+	ASSERT_EQ(0, get_int(pass, "id"));
+	ASSERT_EQ(15, get_int(pass, "cycles"));
+	ASSERT_EQ(15, get_int(resp, "totalCycles"));
+	ASSERT_EQ(1, get_int(resp, "hostOps.alloc"));
+	ASSERT_EQ(1, get_int(resp, "hostOps.acc"));
+}
+
+/* The response of noinputs.json: Y = relu([5, -7, 0]). */
+static void check_noinputs_response(struct __test_metadata *_metadata,
+				    struct json_object *resp)
+{
+	ASSERT_STREQ("[3]", plain(cli_get(resp, "outputs.Y.shape")));
+	ASSERT_STREQ("[5,0,0]", plain(cli_get(resp, "outputs.Y.data")));
+	ASSERT_EQ(0, get_int(resp, "totalCycles"));
+	ASSERT_EQ(1, get_int(resp, "hostOps.host_relu"));
+}
+
+/* Write @text to a new file @name in a new temporary directory. */
+static char *tmp_file(struct __test_metadata *_metadata, char **dir,
+		      const char *name, const char *text)
+{
+	char *path;
+
+	*dir = cli_tmpdir();
+	ASSERT_NE(NULL, *dir);
+	path = cli_path(*dir, name);
+	ASSERT_NE(NULL, path);
+	ASSERT_EQ(0, cli_spit(path, text, strlen(text)));
+	return path;
+}
+
+/* Test file @name with its first @from replaced by @to, as a new file. */
+static char *edited(struct __test_metadata *_metadata, char **dir,
+		    const char *name, const char *from, const char *to)
+{
+	char *text = cli_slurp(cli_data(name), NULL), *ed, *path;
+
+	ASSERT_NE(NULL, text);
+	ed = cli_replace(text, from, to);
+	ASSERT_NE(NULL, ed) TH_LOG("'%s' not in %s", from, name);
+	path = tmp_file(_metadata, dir, name, ed);
+	free(text);
+	free(ed);
+	return path;
+}
+
+/* Run file mode on tiny.json with inputs text @inputs, expect @kind. */
+static void tiny_with_inputs(struct __test_metadata *_metadata,
+			     const char *inputs, const char *kind)
+{
+	struct cli_result r;
+	char *dir, *in = tmp_file(_metadata, &dir, "in.json", inputs);
+	char tiny[4096];
+
+	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
+	RUN_CLI(&r, NULL, tiny, "--inputs", in);
+	check_error(_metadata, &r, kind, 1);
+	cli_result_free(&r);
+	free(in);
+	cli_rmdir(dir);
+}
+
+/* Run a request text on stdin, expect @kind. */
+static void request_fails(struct __test_metadata *_metadata, const char *req,
+			  const char *kind)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, req, "--engine", "software");
+	check_error(_metadata, &r, kind, 1);
+	cli_result_free(&r);
+}
+
+/* ---- the protocol: a request on stdin ---------------------------------- */
+
+TEST(protocol_request_on_stdin)
+{
+	struct cli_result r;
+	char *req = cli_request("tiny.json", "tiny-inputs.json");
+
+	ASSERT_NE(NULL, req);
+	RUN_CLI(&r, req, "--engine", "software");
+	check_ok(_metadata, &r);
+	check_tiny_response(_metadata, r.json);
+	cli_result_free(&r);
+	free(req);
+}
+
+TEST(protocol_program_without_inputs)
+{
+	struct cli_result r;
+	char *req = cli_request("noinputs.json", NULL);
+
+	ASSERT_NE(NULL, req);
+	RUN_CLI(&r, req, "--engine", "software");
+	check_ok(_metadata, &r);
+	check_noinputs_response(_metadata, r.json);
+	cli_result_free(&r);
+	free(req);
+}
+
+TEST(protocol_default_engine_auto)
+{
+	struct cli_result r;
+	char *req = cli_request("tiny.json", "tiny-inputs.json");
+
+	if (access("/dev/npukit0", F_OK) == 0)
+		SKIP(return, "/dev/npukit0 exists: auto would use the device");
+	RUN_CLI(&r, req, "--stats");
+	ASSERT_EQ(0, r.status);
+	check_tiny_response(_metadata, r.json);
+	ASSERT_NE(NULL, strstr(r.err, "engine software"));
+	cli_result_free(&r);
+	free(req);
+}
+
+TEST(empty_stdin)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, "", "--engine", "software");
+	check_error(_metadata, &r, "SchemaError", 1);
+	ASSERT_NE(NULL, strstr(cli_get_string(r.json, "error.message"),
+			       "empty request on stdin"));
+	cli_result_free(&r);
+}
+
+TEST(blank_stdin)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, " \n\t\r\n", "--engine", "software");
+	check_error(_metadata, &r, "SchemaError", 1);
+	ASSERT_NE(NULL, strstr(cli_get_string(r.json, "error.message"),
+			       "empty request on stdin"));
+	cli_result_free(&r);
+}
+
+TEST(request_malformed_json)
+{
+	request_fails(_metadata, "{\"program\": {\"format\": \"ttpu\",, }", "SchemaError");
+}
+
+TEST(request_truncated)
+{
+	char *req = cli_request("tiny.json", "tiny-inputs.json");
+
+	ASSERT_NE(NULL, req);
+	req[strlen(req) / 2] = '\0';
+	request_fails(_metadata, req, "SchemaError");
+	free(req);
+}
+
+TEST(request_trailing_garbage)
+{
+	char *req = cli_request("tiny.json", "tiny-inputs.json"), *bad;
+
+	ASSERT_NE(NULL, req);
+	ASSERT_LT(0, asprintf(&bad, "%s x", req));
+	request_fails(_metadata, bad, "SchemaError");
+	free(bad);
+	free(req);
+}
+
+TEST(request_second_document)
+{
+	char *req = cli_request("tiny.json", "tiny-inputs.json"), *bad;
+
+	ASSERT_NE(NULL, req);
+	ASSERT_LT(0, asprintf(&bad, "%s%s", req, req));
+	request_fails(_metadata, bad, "SchemaError");
+	free(bad);
+	free(req);
+}
+
+TEST(request_not_an_object)
+{
+	request_fails(_metadata, "[1, 2, 3]\n", "SchemaError");
+}
+
+TEST(request_program_wrong_type)
+{
+	request_fails(_metadata, "{\"program\": 5, \"inputs\": {}}", "SchemaError");
+}
+
+TEST(request_unknown_key)
+{
+	char *req = cli_request("noinputs.json", NULL), *bad;
+
+	ASSERT_NE(NULL, req);
+	bad = cli_replace(req, "{\"program\"", "{\"programme\": 1, \"program\"");
+	ASSERT_NE(NULL, bad);
+	request_fails(_metadata, bad, "SchemaError");
+	free(bad);
+	free(req);
+}
+
+TEST(request_deep_nesting)
+{
+	size_t depth = 100000;
+	char *req = malloc(depth + 1);
+
+	ASSERT_NE(NULL, req);
+	memset(req, '[', depth);
+	req[depth] = '\0';
+	request_fails(_metadata, req, "SchemaError");
+	free(req);
+}
+
+TEST(request_inputs_out_of_range)
+{
+	char *req = cli_request("tiny.json", "tiny-inputs.json"), *bad;
+
+	ASSERT_NE(NULL, req);
+	bad = cli_replace(req, "[1, 2, 3, 4]", "[1, 2, 300, 4]");
+	ASSERT_NE(NULL, bad);
+	request_fails(_metadata, bad, "InputError");
+	free(bad);
+	free(req);
+}
+
+TEST(request_inputs_missing)
+{
+	char *req = cli_request("tiny.json", NULL);
+
+	ASSERT_NE(NULL, req);
+	request_fails(_metadata, req, "InputError");
+	free(req);
+}
+
+/* ---- file mode --------------------------------------------------------- */
+
+TEST(file_with_inputs)
+{
+	struct cli_result r;
+	char tiny[4096];
+
+	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
+	RUN_CLI(&r, NULL, tiny, "--inputs", cli_data("tiny-inputs.json"),
+		"--engine", "software");
+	check_ok(_metadata, &r);
+	check_tiny_response(_metadata, r.json);
+	cli_result_free(&r);
+}
+
+TEST(file_without_inputs)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "--engine", "software");
+	check_ok(_metadata, &r);
+	check_noinputs_response(_metadata, r.json);
+	cli_result_free(&r);
+}
+
+TEST(file_inputs_option_missing)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, cli_data("tiny.json"), "--engine", "software");
+	check_error(_metadata, &r, "InputError", 1);
+	ASSERT_NE(NULL, strstr(cli_get_string(r.json, "error.message"), "--inputs"));
+	cli_result_free(&r);
+}
+
+TEST(engine_software)
+{
+	struct cli_result r;
+	const char *engine;
+	char tiny[4096];
+
+	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
+	RUN_CLI(&r, NULL, "-e", "software", tiny, "-i", cli_data("tiny-inputs.json"));
+	check_ok(_metadata, &r);
+	check_tiny_response(_metadata, r.json);
+	engine = cli_get_string(r.json, "engine");
+	if (!engine)
+		engine = cli_get_string(r.json, "engine.name");
+	if (engine)
+		ASSERT_STREQ("software", engine);
+	cli_result_free(&r);
+}
+
+TEST(missing_program_file)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "/nonexistent/ttpu/program.json");
+	check_error(_metadata, &r, "SystemError", 3);
+	ASSERT_NE(NULL, strstr(r.err, "/nonexistent/ttpu/program.json"));
+	cli_result_free(&r);
+}
+
+TEST(missing_inputs_file)
+{
+	struct cli_result r;
+	char tiny[4096];
+
+	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
+	RUN_CLI(&r, NULL, tiny, "--inputs", "/nonexistent/ttpu/inputs.json");
+	check_error(_metadata, &r, "SystemError", 3);
+	cli_result_free(&r);
+}
+
+TEST(program_is_a_directory)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "/");
+	check_error(_metadata, &r, "SystemError", 3);
+	cli_result_free(&r);
+}
+
+TEST(program_truncated)
+{
+	struct cli_result r;
+	char *text = cli_slurp(cli_data("tiny.json"), NULL), *dir, *path;
+
+	ASSERT_NE(NULL, text);
+	text[strlen(text) / 3] = '\0';
+	path = tmp_file(_metadata, &dir, "p.json", text);
+	RUN_CLI(&r, NULL, path, "--check");
+	check_error(_metadata, &r, "SchemaError", 1);
+	cli_result_free(&r);
+	free(path);
+	free(text);
+	cli_rmdir(dir);
+}
+
+TEST(program_trailing_garbage)
+{
+	struct cli_result r;
+	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
+				  "\"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]\n}",
+				  "\"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]\n}}");
+
+	RUN_CLI(&r, NULL, path);
+	check_error(_metadata, &r, "SchemaError", 1);
+	cli_result_free(&r);
+	free(path);
+	cli_rmdir(dir);
+}
+
+TEST(program_wrong_type)
+{
+	struct cli_result r;
+	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
+				  "\"tile\": 4", "\"tile\": \"4\"");
+
+	RUN_CLI(&r, NULL, path);
+	check_error(_metadata, &r, "SchemaError", 1);
+	cli_result_free(&r);
+	free(path);
+	cli_rmdir(dir);
+}
+
+TEST(program_number_beyond_int64)
+{
+	struct cli_result r;
+	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
+				  "[5, -7, 0]", "[5, 99999999999999999999, 0]");
+
+	RUN_CLI(&r, NULL, path);
+	check_error(_metadata, &r, "SchemaError", 1);
+	cli_result_free(&r);
+	free(path);
+	cli_rmdir(dir);
+}
+
+TEST(program_fraction)
+{
+	struct cli_result r;
+	char *dir, *path = edited(_metadata, &dir, "tiny.json",
+				  "\"r\": 0", "\"r\": 0.5");
+	char in[4096];
+
+	snprintf(in, sizeof(in), "%s", cli_data("tiny-inputs.json"));
+	RUN_CLI(&r, NULL, path, "--inputs", in);
+	check_error(_metadata, &r, "SchemaError", 1);
+	cli_result_free(&r);
+	free(path);
+	cli_rmdir(dir);
+}
+
+TEST(program_deep_nesting)
+{
+	struct cli_result r;
+	size_t depth = 5000, i;
+	char *deep = malloc(2 * depth + 1), *dir, *path;
+
+	ASSERT_NE(NULL, deep);
+	for (i = 0; i < depth; i++) {
+		deep[i] = '[';
+		deep[depth + i] = ']';
+	}
+	deep[2 * depth] = '\0';
+	path = edited(_metadata, &dir, "noinputs.json", "\"noinputs\"", deep);
+	RUN_CLI(&r, NULL, path);
+	check_error(_metadata, &r, "SchemaError", 1);
+	cli_result_free(&r);
+	free(path);
+	free(deep);
+	cli_rmdir(dir);
+}
+
+TEST(inputs_missing)
+{
+	tiny_with_inputs(_metadata, "{}", "InputError");
+}
+
+TEST(inputs_extra)
+{
+	tiny_with_inputs(_metadata,
+			 "{\"A\": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]], \"B\": [1]}",
+			 "InputError");
+}
+
+TEST(inputs_out_of_range)
+{
+	tiny_with_inputs(_metadata,
+			 "{\"A\": [[0,0,0,0],[0,128,0,0],[0,0,0,0],[0,0,0,0]]}",
+			 "InputError");
+}
+
+TEST(inputs_mis_shaped)
+{
+	tiny_with_inputs(_metadata, "{\"A\": [[0,0,0,0],[0,0,0,0],[0,0,0,0]]}",
+			 "InputError");
+}
+
+TEST(inputs_wrong_type)
+{
+	tiny_with_inputs(_metadata, "{\"A\": \"abc\"}", "InputError");
+}
+
+TEST(inputs_fraction)
+{
+	tiny_with_inputs(_metadata,
+			 "{\"A\": [[0,0,0,0],[0,2.0,0,0],[0,0,0,0],[0,0,0,0]]}",
+			 "InputError");
+}
+
+TEST(inputs_exponent)
+{
+	tiny_with_inputs(_metadata,
+			 "{\"A\": [[0,0,0,0],[0,1e2,0,0],[0,0,0,0],[0,0,0,0]]}",
+			 "InputError");
+}
+
+TEST(inputs_boolean)
+{
+	tiny_with_inputs(_metadata,
+			 "{\"A\": [[0,0,0,0],[0,true,0,0],[0,0,0,0],[0,0,0,0]]}",
+			 "InputError");
+}
+
+TEST(inputs_number_beyond_int64)
+{
+	tiny_with_inputs(_metadata,
+			 "{\"A\": [[0,0,0,0],[0,99999999999999999999,0,0],[0,0,0,0],[0,0,0,0]]}",
+			 "InputError");
+}
+
+TEST(inputs_trailing_garbage)
+{
+	tiny_with_inputs(_metadata,
+			 "{\"A\": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]} {}",
+			 "InputError");
+}
+
+TEST(inputs_deep_nesting)
+{
+	size_t depth = 3000, i;
+	char *text = malloc(2 * depth + 16);
+
+	ASSERT_NE(NULL, text);
+	strcpy(text, "{\"A\": ");
+	for (i = 0; i < depth; i++)
+		text[6 + i] = '[';
+	for (i = 0; i < depth; i++)
+		text[6 + depth + i] = ']';
+	strcpy(text + 6 + 2 * depth, "}");
+	tiny_with_inputs(_metadata, text, "InputError");
+	free(text);
+}
+
+TEST(range_error)
+{
+	struct cli_result r;
+	char *dir, *in = tmp_file(_metadata, &dir, "in.json", "{\"X\": [100, 0]}");
+	char range[4096];
+
+	snprintf(range, sizeof(range), "%s", cli_data("range.json"));
+	RUN_CLI(&r, NULL, range, "--inputs", in, "--engine", "software");
+	check_error(_metadata, &r, "RangeError", 1);
+	ASSERT_EQ(NULL, cli_get(r.json, "outputs"));
+	cli_result_free(&r);
+	free(in);
+	cli_rmdir(dir);
+}
+
+TEST(range_in_range)
+{
+	struct cli_result r;
+	char *dir, *in = tmp_file(_metadata, &dir, "in.json", "{\"X\": [63, -64]}");
+	char range[4096];
+
+	snprintf(range, sizeof(range), "%s", cli_data("range.json"));
+	RUN_CLI(&r, NULL, range, "--inputs", in, "--engine", "software");
+	check_ok(_metadata, &r);
+	ASSERT_STREQ("[126,-128]", plain(cli_get(r.json, "outputs.Y.data")));
+	cli_result_free(&r);
+	free(in);
+	cli_rmdir(dir);
+}
+
+TEST(estimate_mismatch)
+{
+	struct cli_result r;
+	char prog[4096];
+
+	snprintf(prog, sizeof(prog), "%s", cli_data("mismatch.json"));
+	RUN_CLI(&r, NULL, prog, "--inputs", cli_data("tiny-inputs.json"),
+		"--engine", "software");
+	check_error(_metadata, &r, "EstimateMismatch", 1);
+	cli_result_free(&r);
+}
+
+/* ---- -o OUT ------------------------------------------------------------ */
+
+TEST(output_file)
+{
+	struct cli_result r;
+	char *dir = cli_tmpdir(), *out, *text, *names;
+	char tiny[4096];
+	struct json_object *resp;
+	size_t len;
+
+	ASSERT_NE(NULL, dir);
+	out = cli_path(dir, "out.json");
+	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
+	RUN_CLI(&r, NULL, tiny, "--inputs", cli_data("tiny-inputs.json"), "-o", out);
+	ASSERT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
+	ASSERT_EQ(0, r.out_len);
+	ASSERT_EQ(0, r.err_len);
+	text = cli_slurp(out, &len);
+	ASSERT_NE(NULL, text);
+	resp = cli_parse_json(text, len);
+	ASSERT_NE(NULL, resp);
+	check_tiny_response(_metadata, resp);
+	names = cli_listdir(dir);
+	ASSERT_STREQ("out.json ", names);	/* no temporary file left */
+	json_object_put(resp);
+	free(names);
+	free(text);
+	free(out);
+	cli_result_free(&r);
+	cli_rmdir(dir);
+}
+
+TEST(output_file_mode_follows_umask)
+{
+	struct cli_result r;
+	char *dir = cli_tmpdir(), *out;
+	struct stat st;
+	mode_t mask = umask(022);
+
+	ASSERT_NE(NULL, dir);
+	out = cli_path(dir, "out.json");
+	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "-o", out);
+	umask(mask);
+	ASSERT_EQ(0, r.status);
+	ASSERT_EQ(0, stat(out, &st));
+	ASSERT_EQ(0644, st.st_mode & 07777);
+	free(out);
+	cli_result_free(&r);
+	cli_rmdir(dir);
+}
+
+TEST(output_file_none_on_failure)
+{
+	struct cli_result r;
+	char *dir = cli_tmpdir(), *out, *names;
+	char tiny[4096];
+
+	ASSERT_NE(NULL, dir);
+	out = cli_path(dir, "out.json");
+	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
+	/* No --inputs: an InputError after the output was opened. */
+	RUN_CLI(&r, NULL, tiny, "-o", out);
+	check_error(_metadata, &r, "InputError", 1);
+	names = cli_listdir(dir);
+	ASSERT_STREQ("", names);
+	free(names);
+	free(out);
+	cli_result_free(&r);
+	cli_rmdir(dir);
+}
+
+TEST(output_file_existing_kept_on_failure)
+{
+	struct cli_result r;
+	char *dir, *out = tmp_file(_metadata, &dir, "out.json", "precious\n");
+	char *in, *names, *text;
+
+	in = cli_path(dir, "in.json");
+	ASSERT_EQ(0, cli_spit(in, "{\"X\": [100, 0]}", 15));
+	/* A RangeError: the run itself fails. */
+	RUN_CLI(&r, NULL, cli_data("range.json"), "--inputs", in, "-o", out);
+	check_error(_metadata, &r, "RangeError", 1);
+	text = cli_slurp(out, NULL);
+	ASSERT_STREQ("precious\n", text);
+	names = cli_listdir(dir);
+	ASSERT_TRUE(!strcmp(names, "out.json in.json ") || !strcmp(names, "in.json out.json "))
+		TH_LOG("files left: %s", names);
+	free(names);
+	free(text);
+	free(in);
+	free(out);
+	cli_result_free(&r);
+	cli_rmdir(dir);
+}
+
+TEST(output_file_existing_replaced_on_success)
+{
+	struct cli_result r;
+	char *dir, *out = tmp_file(_metadata, &dir, "out.json", "old\n");
+	struct json_object *resp;
+	char *text;
+	size_t len;
+
+	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "-o", out);
+	ASSERT_EQ(0, r.status);
+	text = cli_slurp(out, &len);
+	ASSERT_NE(NULL, text);
+	resp = cli_parse_json(text, len);
+	ASSERT_NE(NULL, resp) TH_LOG("OUT: %s", text);
+	check_noinputs_response(_metadata, resp);
+	json_object_put(resp);
+	free(text);
+	free(out);
+	cli_result_free(&r);
+	cli_rmdir(dir);
+}
+
+TEST(output_file_bad_directory)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "-o", "/nonexistent/ttpu/out.json");
+	check_error(_metadata, &r, "SystemError", 3);
+	cli_result_free(&r);
+}
+
+TEST(output_dash_is_stdout)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "-o", "-");
+	check_ok(_metadata, &r);
+	check_noinputs_response(_metadata, r.json);
+	cli_result_free(&r);
+}
+
+TEST(stdout_full_disk)
+{
+	struct cli_result r;
+	int fd = open("/dev/full", O_WRONLY);
+
+	if (fd < 0)
+		SKIP(return, "no /dev/full");
+	ASSERT_EQ(0, cli_run_fd(NULL, &r, NULL, fd,
+				(const char *const[]){ cli_data("noinputs.json"), NULL }));
+	check_error_ex(_metadata, &r, "SystemError", 3, false);
+	ASSERT_NE(NULL, strstr(r.err, "No space left on device")) TH_LOG("%s", r.err);
+	cli_result_free(&r);
+}
+
+TEST(stdout_closed_pipe)
+{
+	struct cli_result r;
+	int p[2];
+
+	ASSERT_EQ(0, pipe(p));
+	close(p[0]);	/* nobody will read: a write gets SIGPIPE or EPIPE */
+	ASSERT_EQ(0, cli_run_fd(NULL, &r, NULL, p[1],
+				(const char *const[]){ cli_data("noinputs.json"), NULL }));
+	ASSERT_EQ(0, r.signal) TH_LOG("killed by signal %d", r.signal);
+	check_error_ex(_metadata, &r, "SystemError", 3, false);
+	ASSERT_NE(NULL, strstr(r.err, "Broken pipe")) TH_LOG("%s", r.err);
+	cli_result_free(&r);
+}
+
+/* ---- --check, --stats -------------------------------------------------- */
+
+TEST(check_program)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "--check", cli_data("tiny.json"));
+	check_ok(_metadata, &r);
+	ASSERT_EQ(4, json_object_object_length(r.json)) TH_LOG("%s", r.out);
+	ASSERT_STREQ("true", plain(cli_get(r.json, "ok")));
+	ASSERT_STREQ("tiny", cli_get_string(r.json, "name"));
+	ASSERT_EQ(1, get_int(r.json, "passes"));
+	ASSERT_EQ(3, get_int(r.json, "commands"));
+	cli_result_free(&r);
+}
+
+TEST(check_request)
+{
+	struct cli_result r;
+	char *req = cli_request("noinputs.json", NULL);
+
+	ASSERT_NE(NULL, req);
+	RUN_CLI(&r, req, "--check");
+	check_ok(_metadata, &r);
+	ASSERT_STREQ("noinputs", cli_get_string(r.json, "name"));
+	ASSERT_EQ(0, get_int(r.json, "passes"));
+	ASSERT_EQ(1, get_int(r.json, "commands"));
+	ASSERT_EQ(NULL, cli_get(r.json, "outputs"));
+	cli_result_free(&r);
+	free(req);
+}
+
+TEST(check_bad_program)
+{
+	struct cli_result r;
+	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
+				  "\"version\": 1", "\"version\": 2");
+
+	RUN_CLI(&r, NULL, "--check", path);
+	check_error(_metadata, &r, "SchemaError", 1);
+	cli_result_free(&r);
+	free(path);
+	cli_rmdir(dir);
+}
+
+TEST(check_bad_inputs)
+{
+	struct cli_result r;
+	char *dir, *in = tmp_file(_metadata, &dir, "in.json", "{\"X\": [1, 2, 3]}");
+	char range[4096];
+
+	snprintf(range, sizeof(range), "%s", cli_data("range.json"));
+	RUN_CLI(&r, NULL, "--check", range, "--inputs", in);
+	check_error(_metadata, &r, "InputError", 1);
+	cli_result_free(&r);
+	free(in);
+	cli_rmdir(dir);
+}
+
+TEST(stats_on_stderr)
+{
+	struct cli_result r;
+	char tiny[4096];
+
+	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
+	RUN_CLI(&r, NULL, tiny, "--inputs", cli_data("tiny-inputs.json"),
+		"--engine", "software", "--stats");
+	ASSERT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
+	check_tiny_response(_metadata, r.json);
+	ASSERT_NE(NULL, strstr(r.err, "stats: engine software (")) TH_LOG("%s", r.err);
+	ASSERT_NE(NULL, strstr(r.err, "1 passes, 15 cycles")) TH_LOG("%s", r.err);
+	ASSERT_NE(NULL, strstr(r.err, "read ")) TH_LOG("%s", r.err);
+	ASSERT_NE(NULL, strstr(r.err, "parse+validate+plan ")) TH_LOG("%s", r.err);
+	ASSERT_NE(NULL, strstr(r.err, "run ")) TH_LOG("%s", r.err);
+	ASSERT_NE(NULL, strstr(r.err, "output ")) TH_LOG("%s", r.err);
+	/* The software engine touches no device: no device line. */
+	ASSERT_EQ(NULL, strstr(r.err, "kicks")) TH_LOG("%s", r.err);
+	cli_result_free(&r);
+}
+
+TEST(stats_not_on_failure)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "--stats", cli_data("tiny.json"));
+	check_error(_metadata, &r, "InputError", 1);
+	cli_result_free(&r);
+}
+
+/* ---- engines ----------------------------------------------------------- */
+
+TEST(engine_npukit_missing_device)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "--engine", "npukit", "--device", "/nonexistent/npukit0",
+		cli_data("noinputs.json"));
+	check_error(_metadata, &r, "DeviceError", 3);
+	cli_result_free(&r);
+}
+
+TEST(engine_npukit_default_node)
+{
+	struct cli_result r;
+
+	if (access("/dev/npukit0", F_OK) == 0 || access("/dev/npukit", F_OK) == 0)
+		SKIP(return, "this machine has an NpuKit node");
+	RUN_CLI(&r, NULL, "--engine", "npukit", cli_data("noinputs.json"));
+	check_error(_metadata, &r, "DeviceError", 3);
+	cli_result_free(&r);
+}
+
+TEST(engine_auto_missing_device_falls_back)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "--device", "/nonexistent/npukit0", "--stats",
+		cli_data("noinputs.json"));
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	check_noinputs_response(_metadata, r.json);
+	ASSERT_NE(NULL, strstr(r.err, "engine software")) TH_LOG("%s", r.err);
+	cli_result_free(&r);
+}
+
+/* ---- usage ------------------------------------------------------------- */
+
+TEST(usage_engine_bogus)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "--engine", "bogus", cli_data("noinputs.json"));
+	check_error(_metadata, &r, "UsageError", 2);
+	ASSERT_NE(NULL, strstr(r.err, "bogus"));
+	cli_result_free(&r);
+}
+
+TEST(usage_unknown_long_option)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "--frobnicate", cli_data("noinputs.json"));
+	check_error(_metadata, &r, "UsageError", 2);
+	ASSERT_NE(NULL, strstr(r.err, "--frobnicate"));
+	cli_result_free(&r);
+}
+
+TEST(usage_unknown_short_option)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "-x", cli_data("noinputs.json"));
+	check_error(_metadata, &r, "UsageError", 2);
+	ASSERT_NE(NULL, strstr(r.err, "-x"));
+	cli_result_free(&r);
+}
+
+TEST(usage_missing_argument)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "--engine");
+	check_error(_metadata, &r, "UsageError", 2);
+	cli_result_free(&r);
+}
+
+TEST(usage_two_programs)
+{
+	struct cli_result r;
+	char a[4096];
+
+	snprintf(a, sizeof(a), "%s", cli_data("noinputs.json"));
+	RUN_CLI(&r, NULL, a, cli_data("tiny.json"));
+	check_error(_metadata, &r, "UsageError", 2);
+	cli_result_free(&r);
+}
+
+TEST(usage_inputs_with_request)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, "{}", "--inputs", cli_data("tiny-inputs.json"));
+	check_error(_metadata, &r, "UsageError", 2);
+	cli_result_free(&r);
+}
+
+TEST(help)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "--help");
+	ASSERT_EQ(0, r.status);
+	ASSERT_EQ(0, r.err_len);
+	ASSERT_EQ(0, strncmp(r.out, "Usage: ttpu-run", 15));
+	ASSERT_NE(NULL, strstr(r.out, "--engine"));
+	/* Every exit status is documented. */
+	ASSERT_NE(NULL, strstr(r.out, "Exit status"));
+	ASSERT_NE(NULL, strstr(r.out, "  1  "));
+	ASSERT_NE(NULL, strstr(r.out, "  2  "));
+	ASSERT_NE(NULL, strstr(r.out, "  3  "));
+	cli_result_free(&r);
+}
+
+TEST(version)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "--version");
+	ASSERT_EQ(0, r.status);
+	ASSERT_EQ(0, r.err_len);
+	ASSERT_STREQ("ttpu-run 1.0.0\n", r.out);
+	cli_result_free(&r);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli_valgrind_test.c - ttpu-run's error paths under valgrind
+ *
+ * Each variant is one failure (plus a success or two for comparison) run
+ * under valgrind --error-exitcode=99 --leak-check=full: the run must end
+ * with its own exit status and error kind, with no invalid access and
+ * nothing leaked. SKIPs when valgrind is not installed.
+ */
+#include "kselftest_harness.h"
+
+#include "cli_run.h"
+
+enum vg_stdin { VG_NONE, VG_EMPTY, VG_REQUEST, VG_TRUNCATED, VG_GARBAGE, VG_DEEP };
+
+FIXTURE(valgrind) {
+	char *dir;
+};
+
+FIXTURE_VARIANT(valgrind) {
+	const char *args[8];	/* "@name" is tests/cli/data/name */
+	enum vg_stdin in;
+	int status;
+	const char *kind;	/* NULL: success */
+};
+
+FIXTURE_VARIANT_ADD(valgrind, ok_file) {
+	.args = { "@tiny.json", "--inputs", "@tiny-inputs.json", "--stats" },
+	.status = 0,
+};
+
+FIXTURE_VARIANT_ADD(valgrind, ok_request) {
+	.args = { "--engine", "software" }, .in = VG_REQUEST, .status = 0,
+};
+
+FIXTURE_VARIANT_ADD(valgrind, ok_check) {
+	.args = { "--check", "@tiny.json" }, .status = 0,
+};
+
+FIXTURE_VARIANT_ADD(valgrind, empty_stdin) {
+	.args = { "--engine", "software" }, .in = VG_EMPTY,
+	.status = 1, .kind = "SchemaError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, truncated_request) {
+	.args = { "--engine", "software" }, .in = VG_TRUNCATED,
+	.status = 1, .kind = "SchemaError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, trailing_garbage) {
+	.args = { "--engine", "software" }, .in = VG_GARBAGE,
+	.status = 1, .kind = "SchemaError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, deep_nesting) {
+	.args = { "--engine", "software" }, .in = VG_DEEP,
+	.status = 1, .kind = "SchemaError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, inputs_not_given) {
+	.args = { "@tiny.json" }, .status = 1, .kind = "InputError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, inputs_wrong) {
+	.args = { "@tiny.json", "--inputs", "@noinputs.json" },
+	.status = 1, .kind = "InputError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, range_error) {
+	.args = { "@range.json", "--inputs", "@range-overflow.json", "-o", "OUT" },
+	.status = 1, .kind = "RangeError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, estimate_mismatch) {
+	.args = { "@mismatch.json", "--inputs", "@tiny-inputs.json" },
+	.status = 1, .kind = "EstimateMismatch",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, missing_file) {
+	.args = { "/nonexistent/program.json" }, .status = 3, .kind = "SystemError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, missing_device) {
+	.args = { "-e", "npukit", "-d", "/nonexistent/npukit0", "@noinputs.json" },
+	.status = 3, .kind = "DeviceError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, bad_output_dir) {
+	.args = { "@noinputs.json", "-o", "/nonexistent/out.json" },
+	.status = 3, .kind = "SystemError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, bogus_engine) {
+	.args = { "--engine", "bogus", "@noinputs.json" },
+	.status = 2, .kind = "UsageError",
+};
+
+FIXTURE_VARIANT_ADD(valgrind, unknown_option) {
+	.args = { "--frobnicate" }, .status = 2, .kind = "UsageError",
+};
+
+FIXTURE_SETUP(valgrind)
+{
+	self->dir = NULL;
+	if (system("valgrind --version >/dev/null 2>&1") != 0)
+		SKIP(return, "valgrind is not installed");
+	self->dir = cli_tmpdir();
+	ASSERT_NE(NULL, self->dir);
+}
+
+FIXTURE_TEARDOWN(valgrind)
+{
+	cli_rmdir(self->dir);
+}
+
+static char *vg_stdin_text(enum vg_stdin in)
+{
+	char *req, *s;
+	size_t depth = 100000;
+
+	switch (in) {
+	case VG_NONE:
+		return NULL;
+	case VG_EMPTY:
+		return strdup("");
+	case VG_DEEP:
+		s = malloc(depth + 1);
+		if (s) {
+			memset(s, '[', depth);
+			s[depth] = '\0';
+		}
+		return s;
+	default:
+		break;
+	}
+	req = cli_request("tiny.json", "tiny-inputs.json");
+	if (!req)
+		return NULL;
+	if (in == VG_TRUNCATED) {
+		req[strlen(req) / 2] = '\0';
+	} else if (in == VG_GARBAGE) {
+		if (asprintf(&s, "%s ]", req) < 0)
+			s = NULL;
+		free(req);
+		req = s;
+	}
+	return req;
+}
+
+TEST_F_TIMEOUT(valgrind, clean, 120)
+{
+	struct cli_runner runner = { .valgrind = true };
+	const char *args[CLI_MAX_ARGS];
+	char *owned[8] = { 0 }, *text, *log;
+	struct cli_result r;
+	int i;
+
+	if (!self->dir)
+		return;	/* skipped in setup */
+	for (i = 0; i < 8 && variant->args[i]; i++) {
+		const char *a = variant->args[i];
+
+		if (a[0] == '@')
+			owned[i] = strdup(cli_data(a + 1));
+		else if (!strcmp(a, "OUT"))
+			owned[i] = cli_path(self->dir, "out.json");
+		args[i] = owned[i] ? owned[i] : a;
+	}
+	args[i] = NULL;
+	text = vg_stdin_text(variant->in);
+	if (variant->in != VG_NONE)
+		ASSERT_NE(NULL, text);
+	ASSERT_EQ(0, cli_run_fd(&runner, &r, text, -1, args));
+	if (r.status == 99) {
+		log = cli_slurp(runner.vg_log, NULL);
+		TH_LOG("valgrind found errors:\n%s", log ? log : "(no log)");
+		free(log);
+	}
+	unlink(runner.vg_log);
+	ASSERT_NE(99, r.status);
+	if (variant->kind) {
+		check_error(_metadata, &r, variant->kind, variant->status);
+	} else {
+		ASSERT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
+		ASSERT_NE(NULL, r.json);
+		ASSERT_EQ(NULL, cli_get(r.json, "error"));
+	}
+	/* A failed run with -o leaves nothing behind. */
+	if (variant->kind) {
+		char *names = cli_listdir(self->dir);
+
+		ASSERT_EQ(NULL, strstr(names, "out.json")) TH_LOG("left: %s", names);
+		free(names);
+	}
+	cli_result_free(&r);
+	free(text);
+	for (i = 0; i < 8; i++)
+		free(owned[i]);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - pieces of ttpu-run shared between its files
+ *
+ * ttpu-run.c: options and the request -> response flow.
+ * text.c:     reading a whole document (file or stdin) into memory.
+ * sink.c:     where the response goes: stdout, or OUT written atomically.
+ * report.c:   errors (JSON on stdout, one line on stderr, exit status) and
+ *             the --stats summary.
+ */
+#ifndef TTPU_CLI_H
+#define TTPU_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ttpu-run.h"
+
+#define CLI_NAME "ttpu-run"
+
+/* Exit statuses, documented in --help and Documentation/ttpu-run.rst. */
+enum cli_exit {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_PROGRAM = 1,	/* SchemaError, InputError, RangeError, EstimateMismatch */
+	CLI_EXIT_USAGE = 2,	/* UsageError */
+	CLI_EXIT_SYSTEM = 3,	/* DeviceError, SystemError */
+};
+
+#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* Reset @err and set @kind and the message. Returns -@kind. */
+int cli_error(struct ttpu_error *err, enum ttpu_error_kind kind,
+	      const char *fmt, ...) CLI_PRINTF(3, 4);
+/* A SystemError ending in ": strerror(@errnum)". Returns -TTPU_SYSTEM_ERROR. */
+int cli_error_sys(struct ttpu_error *err, int errnum, const char *fmt, ...)
+	CLI_PRINTF(3, 4);
+
+/* ---- text.c ------------------------------------------------------------ */
+
+/* A whole document. */
+struct cli_text {
+	char *data;
+	size_t len;
+};
+
+/* Read all of @path, or of stdin when @path is NULL. */
+int cli_text_read(const char *path, struct cli_text *text,
+		  struct ttpu_error *err);
+void cli_text_free(struct cli_text *text);
+/* Whether @text holds nothing but JSON whitespace. */
+bool cli_text_blank(const struct cli_text *text);
+
+/* ---- sink.c ------------------------------------------------------------ */
+
+/*
+ * The response's destination. With a path, everything goes to a temporary
+ * file beside it that replaces it only on cli_sink_commit(): a failed run
+ * leaves no OUT, and never a truncated one in place of an existing OUT.
+ */
+struct cli_sink {
+	FILE *f;
+	const char *path;	/* NULL: stdout */
+	char *tmp_path;
+	char *buf;
+	bool failed;		/* a write to f failed: write nothing more there */
+};
+
+/* Set stdout's buffering; call before anything is written to stdout. */
+void cli_sink_setup_stdout(void);
+int cli_sink_open(struct cli_sink *sink, const char *path,
+		  struct ttpu_error *err);
+/* Check every buffered write, flush, and put OUT in place. */
+int cli_sink_commit(struct cli_sink *sink, struct ttpu_error *err);
+/* Drop everything written to an OUT file; a no-op for stdout. */
+void cli_sink_abort(struct cli_sink *sink);
+/* Whether stdout can still take an error document. */
+bool cli_sink_stdout_usable(const struct cli_sink *sink);
+
+/* ---- report.c ---------------------------------------------------------- */
+
+enum cli_phase {
+	CLI_PHASE_READ,		/* reading the documents */
+	CLI_PHASE_LOAD,		/* parse + validate + plan */
+	CLI_PHASE_OPEN,		/* opening the engine */
+	CLI_PHASE_RUN,
+	CLI_PHASE_OUTPUT,
+	CLI_PHASE_COUNT
+};
+
+struct cli_times {
+	uint64_t ns[CLI_PHASE_COUNT];
+	uint64_t start;
+};
+
+uint64_t cli_now_ns(void);
+/* Add the time since *@mark to @phase and move *@mark to now. */
+void cli_times_add(struct cli_times *t, enum cli_phase phase, uint64_t *mark);
+
+/* The exit status for an error of @kind. */
+int cli_exit_status(enum ttpu_error_kind kind);
+/*
+ * Report @err: {"error": ...} on stdout (unless stdout itself is what
+ * failed), one "ttpu-run: KIND: message" line on stderr. Returns the exit
+ * status.
+ */
+int cli_report_error(const struct ttpu_error *err, bool stdout_usable);
+
+/* The --stats summary, on stderr. @eng and @res may be NULL (--check). */
+void cli_report_stats(const ttpu_program *prog, const ttpu_engine *eng,
+		      const ttpu_result *res, const struct cli_times *t);
+
+#endif /* TTPU_CLI_H */

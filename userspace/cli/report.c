@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.c - what ttpu-run tells people: errors, exit statuses, --stats
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static int cli_verror(struct ttpu_error *err, enum ttpu_error_kind kind,
+		      const char *fmt, va_list ap)
+{
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		err->kind = kind;
+		err->command = -1;
+		err->element = -1;
+		err->row = -1;
+		err->col = -1;
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	}
+	return -(int)kind;
+}
+
+int cli_error(struct ttpu_error *err, enum ttpu_error_kind kind,
+	      const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = cli_verror(err, kind, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int cli_error_sys(struct ttpu_error *err, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	cli_verror(err, TTPU_SYSTEM_ERROR, fmt, ap);
+	va_end(ap);
+	if (err) {
+		n = strlen(err->message);
+		snprintf(err->message + n, sizeof(err->message) - n, ": %s",
+			 strerror(errnum));
+		err->sys_errno = errnum;
+	}
+	return -TTPU_SYSTEM_ERROR;
+}
+
+int cli_exit_status(enum ttpu_error_kind kind)
+{
+	switch (kind) {
+	case TTPU_OK:
+		return CLI_EXIT_OK;
+	case TTPU_SCHEMA_ERROR:
+	case TTPU_INPUT_ERROR:
+	case TTPU_RANGE_ERROR:
+	case TTPU_ESTIMATE_MISMATCH:
+		return CLI_EXIT_PROGRAM;
+	case TTPU_USAGE_ERROR:
+		return CLI_EXIT_USAGE;
+	case TTPU_DEVICE_ERROR:
+	case TTPU_SYSTEM_ERROR:
+	default:
+		return CLI_EXIT_SYSTEM;
+	}
+}
+
+int cli_report_error(const struct ttpu_error *err, bool stdout_usable)
+{
+	const char *p;
+
+	if (stdout_usable) {
+		/* Best effort: stdout may be what just broke. */
+		if (ttpu_error_write_json(err, stdout) == 0)
+			fflush(stdout);
+	}
+	/* Exactly one line, whatever the message holds. */
+	fprintf(stderr, "%s: %s: ", CLI_NAME, ttpu_error_kind_name(err->kind));
+	for (p = err->message; *p; p++)
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, stderr);
+	fputc('\n', stderr);
+	return cli_exit_status(err->kind);
+}
+
+uint64_t cli_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void cli_times_add(struct cli_times *t, enum cli_phase phase, uint64_t *mark)
+{
+	uint64_t now = cli_now_ns();
+
+	t->ns[phase] += now - *mark;
+	*mark = now;
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+void cli_report_stats(const ttpu_program *prog, const ttpu_engine *eng,
+		      const ttpu_result *res, const struct cli_times *t)
+{
+	const struct ttpu_run_stats *s = res ? ttpu_result_stats(res) : NULL;
+	uint64_t total = 0;
+	int i;
+
+	for (i = 0; i < CLI_PHASE_COUNT; i++)
+		total += t->ns[i];
+	fprintf(stderr, "stats: program \"%s\": %zu commands, %zu passes, %zu inputs, %zu outputs\n",
+		ttpu_program_name(prog), ttpu_program_command_count(prog),
+		ttpu_program_pass_count(prog), ttpu_program_input_count(prog),
+		ttpu_program_output_count(prog));
+	if (eng)
+		fprintf(stderr, "stats: engine %s (%s)\n", ttpu_engine_name(eng),
+			ttpu_engine_reason(eng));
+	else
+		fprintf(stderr, "stats: engine none (--check: nothing ran)\n");
+	if (s) {
+		fprintf(stderr, "stats: run: %llu passes, %llu cycles, %llu stages\n",
+			(unsigned long long)s->passes,
+			(unsigned long long)s->total_cycles,
+			(unsigned long long)s->stages);
+		if (s->kicks || s->ioctls || s->mmio_reads || s->mmio_writes ||
+		    s->dma_bytes || s->device_ns)
+			fprintf(stderr, "stats: device: %llu kicks, %llu ioctls, %llu mmio reads, %llu mmio writes, %llu DMA bytes, %.3f ms device time\n",
+				(unsigned long long)s->kicks,
+				(unsigned long long)s->ioctls,
+				(unsigned long long)s->mmio_reads,
+				(unsigned long long)s->mmio_writes,
+				(unsigned long long)s->dma_bytes,
+				ms(s->device_ns));
+	}
+	fprintf(stderr, "stats: time (ms): read %.3f, parse+validate+plan %.3f, engine open %.3f, run %.3f, output %.3f, total %.3f\n",
+		ms(t->ns[CLI_PHASE_READ]), ms(t->ns[CLI_PHASE_LOAD]),
+		ms(t->ns[CLI_PHASE_OPEN]), ms(t->ns[CLI_PHASE_RUN]),
+		ms(t->ns[CLI_PHASE_OUTPUT]), ms(total));
+}

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ttpu-run.c - run a ttpu program: the format's executor protocol as a CLI
+ *
+ *   ttpu-run < REQUEST.json                  request on stdin, response on stdout
+ *   ttpu-run PROGRAM.json [--inputs IN.json] [-o OUT.json]
+ *
+ * See usage() and Documentation/ttpu-run.rst.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "load.h"
+
+struct cli {
+	const char *program;		/* NULL: a request on stdin */
+	const char *inputs;
+	const char *output;		/* NULL or "-": stdout */
+	const char *device;
+	enum ttpu_engine_choice engine;
+	bool check;
+	bool stats;
+	struct cli_sink sink;
+	struct cli_times times;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " CLI_NAME " [OPTIONS] < REQUEST.json\n"
+		"       " CLI_NAME " [OPTIONS] PROGRAM.json [--inputs INPUTS.json]\n"
+		"\n"
+		"Run a ttpu program. With no PROGRAM, read one request\n"
+		"{\"program\": ..., \"inputs\": ...} on stdin. The response (or\n"
+		"{\"error\": ...}) is written on stdout; a failure also prints one\n"
+		"\"" CLI_NAME ": KIND: message\" line on stderr.\n"
+		"\n"
+		"Options:\n"
+		"  -i, --inputs FILE   the inputs {NAME: values, ...} (file mode only;\n"
+		"                      not needed when the program has no inputs)\n"
+		"  -o, --output FILE   write the response to FILE, atomically: FILE is\n"
+		"                      replaced only by a complete response, never on failure\n"
+		"  -e, --engine ENGINE auto (default: npukit if its device node exists,\n"
+		"                      else software), npukit or software\n"
+		"  -d, --device PATH   the NpuKit device node (default /dev/npukit0)\n"
+		"  -c, --check         load and validate only; print\n"
+		"                      {\"ok\": true, \"name\", \"passes\", \"commands\"}\n"
+		"  -s, --stats         a summary on stderr (engine, passes, cycles, device\n"
+		"                      counters, time per phase); adds \"stats\" to the response\n"
+		"  -h, --help          this text\n"
+		"  -V, --version       the version\n"
+		"\n"
+		"Exit status:\n"
+		"  0  success\n"
+		"  1  the program, its inputs or its run failed: SchemaError, InputError,\n"
+		"     RangeError, EstimateMismatch\n"
+		"  2  bad command line: UsageError\n"
+		"  3  the device or the system failed: DeviceError, SystemError (a missing\n"
+		"     file, an I/O error, a full disk, a closed pipe)\n");
+}
+
+static const struct option long_options[] = {
+	{ "inputs", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "engine", required_argument, NULL, 'e' },
+	{ "device", required_argument, NULL, 'd' },
+	{ "check", no_argument, NULL, 'c' },
+	{ "stats", no_argument, NULL, 's' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int parse_engine(const char *name, enum ttpu_engine_choice *out,
+			struct ttpu_error *err)
+{
+	if (strcmp(name, "auto") == 0)
+		*out = TTPU_ENGINE_AUTO;
+	else if (strcmp(name, "npukit") == 0)
+		*out = TTPU_ENGINE_NPUKIT;
+	else if (strcmp(name, "software") == 0)
+		*out = TTPU_ENGINE_SOFTWARE;
+	else
+		return cli_error(err, TTPU_USAGE_ERROR,
+				 "unknown engine '%s' (expected auto, npukit or software)",
+				 name);
+	return 0;
+}
+
+/*
+ * Returns 0 to go on, 1 when --help or --version was handled, or a
+ * negative error kind.
+ */
+static int parse_args(struct cli *c, int argc, char **argv,
+		      struct ttpu_error *err)
+{
+	bool help = false, version = false;
+	int opt, ret;
+
+	opterr = 0;	/* every complaint is one UsageError line */
+	while ((opt = getopt_long(argc, argv, ":i:o:e:d:cshV", long_options,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'i':
+			c->inputs = optarg;
+			break;
+		case 'o':
+			c->output = optarg;
+			break;
+		case 'e':
+			ret = parse_engine(optarg, &c->engine, err);
+			if (ret)
+				return ret;
+			break;
+		case 'd':
+			c->device = optarg;
+			break;
+		case 'c':
+			c->check = true;
+			break;
+		case 's':
+			c->stats = true;
+			break;
+		case 'h':
+			help = true;
+			break;
+		case 'V':
+			version = true;
+			break;
+		case ':':
+			return cli_error(err, TTPU_USAGE_ERROR,
+					 "option '%s' needs an argument (see " CLI_NAME " --help)",
+					 argv[optind - 1]);
+		default:
+			if (optopt)
+				return cli_error(err, TTPU_USAGE_ERROR,
+						 "unknown option '-%c' (see " CLI_NAME " --help)",
+						 optopt);
+			return cli_error(err, TTPU_USAGE_ERROR,
+					 "unknown option '%s' (see " CLI_NAME " --help)",
+					 argv[optind - 1]);
+		}
+	}
+	if (help) {
+		usage(stdout);
+		return 1;
+	}
+	if (version) {
+		printf(CLI_NAME " " TTPU_RUN_VERSION "\n");
+		return 1;
+	}
+	if (argc - optind > 1)
+		return cli_error(err, TTPU_USAGE_ERROR,
+				 "one PROGRAM at most, got '%s' and '%s' (see " CLI_NAME " --help)",
+				 argv[optind], argv[optind + 1]);
+	if (optind < argc)
+		c->program = argv[optind];
+	if (!c->program && c->inputs)
+		return cli_error(err, TTPU_USAGE_ERROR,
+				 "--inputs needs a PROGRAM argument: a request on stdin carries its own inputs");
+	if (c->device && c->engine == TTPU_ENGINE_SOFTWARE)
+		return cli_error(err, TTPU_USAGE_ERROR,
+				 "--device does not apply to --engine software");
+	return 0;
+}
+
+/* Load the program and its inputs, from a request or from files. */
+static int load(struct cli *c, ttpu_program **prog, ttpu_inputs **in,
+		struct ttpu_error *err)
+{
+	struct cli_text text = { 0 };
+	uint64_t mark = cli_now_ns();
+	int ret;
+
+	ret = cli_text_read(c->program, &text, err);
+	cli_times_add(&c->times, CLI_PHASE_READ, &mark);
+	if (ret)
+		return ret;
+	if (!c->program) {
+		if (cli_text_blank(&text))
+			ret = cli_error(err, TTPU_SCHEMA_ERROR,
+					"empty request on stdin: expected {\"program\": ..., \"inputs\": ...}");
+		else
+			ret = ttpu_request_parse(text.data, text.len, prog, in, err);
+		cli_text_free(&text);
+		cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
+		return ret;
+	}
+	ret = ttpu_program_load_buffer(text.data, text.len, prog, err);
+	cli_text_free(&text);
+	cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
+	if (ret)
+		return ret;
+
+	*in = ttpu_inputs_new(*prog);
+	if (!*in)
+		return cli_error_sys(err, ENOMEM, "allocating the inputs");
+	if (!c->inputs) {
+		/* --check without --inputs checks the program alone. */
+		if (ttpu_program_input_count(*prog) == 0 || c->check)
+			return 0;
+		return cli_error(err, TTPU_INPUT_ERROR,
+				 "program \"%s\" has %zu input(s) (the first is \"%s\"): give them with --inputs FILE",
+				 ttpu_program_name(*prog),
+				 ttpu_program_input_count(*prog),
+				 ttpu_program_input_name(*prog, 0));
+	}
+	ret = cli_text_read(c->inputs, &text, err);
+	cli_times_add(&c->times, CLI_PHASE_READ, &mark);
+	if (ret)
+		return ret;
+	ret = ttpu_inputs_parse(*in, text.data, text.len, err);
+	cli_text_free(&text);
+	cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
+	return ret;
+}
+
+static int write_check(FILE *f, const ttpu_program *prog)
+{
+	struct json_object *o = json_object_new_object();
+	int ret = -1;
+
+	if (!o)
+		return -1;
+	if (json_object_object_add(o, "ok", json_object_new_boolean(1)) ||
+	    json_object_object_add(o, "name",
+				   json_object_new_string(ttpu_program_name(prog))) ||
+	    json_object_object_add(o, "passes",
+				   json_object_new_int64((int64_t)ttpu_program_pass_count(prog))) ||
+	    json_object_object_add(o, "commands",
+				   json_object_new_int64((int64_t)ttpu_program_command_count(prog))))
+		goto out;
+	if (fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED)) < 0)
+		goto out;
+	ret = 0;
+out:
+	json_object_put(o);
+	return ret;
+}
+
+static int execute(struct cli *c, struct ttpu_error *err)
+{
+	ttpu_program *prog = NULL;
+	ttpu_inputs *in = NULL;
+	ttpu_engine *eng = NULL;
+	ttpu_result *res = NULL;
+	uint64_t mark;
+	int ret;
+
+	ret = cli_sink_open(&c->sink, c->output, err);
+	if (ret)
+		return ret;
+	ret = load(c, &prog, &in, err);
+	if (ret)
+		goto out;
+
+	mark = cli_now_ns();
+	if (c->check) {
+		if (write_check(c->sink.f, prog) < 0) {
+			c->sink.failed = true;
+			ret = cli_error_sys(err, errno ? errno : EIO,
+					    "writing the response");
+			goto out;
+		}
+	} else {
+		ret = ttpu_engine_open(c->engine, c->device, &eng, err);
+		cli_times_add(&c->times, CLI_PHASE_OPEN, &mark);
+		if (ret)
+			goto out;
+		ret = ttpu_run(prog, eng, in, &res, err);
+		cli_times_add(&c->times, CLI_PHASE_RUN, &mark);
+		if (ret)
+			goto out;
+		ret = ttpu_result_write_json(res, c->sink.f, c->stats, err);
+		if (ret) {
+			/* Part of it may be out already: add nothing there. */
+			c->sink.failed = true;
+			goto out;
+		}
+	}
+	ret = cli_sink_commit(&c->sink, err);
+	cli_times_add(&c->times, CLI_PHASE_OUTPUT, &mark);
+	if (!ret && c->stats)
+		cli_report_stats(prog, eng, res, &c->times);
+out:
+	if (ret)
+		cli_sink_abort(&c->sink);
+	ttpu_result_free(res);
+	ttpu_engine_close(eng);
+	ttpu_inputs_free(in);
+	ttpu_program_free(prog);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .engine = TTPU_ENGINE_AUTO };
+	struct ttpu_error err;
+	int ret;
+
+	/* A reader that went away is an I/O error (EPIPE), not a crash. */
+	signal(SIGPIPE, SIG_IGN);
+	cli_sink_setup_stdout();
+
+	ret = parse_args(&c, argc, argv, &err);
+	if (ret > 0) {
+		if (fflush(stdout) == 0 && !ferror(stdout))
+			return CLI_EXIT_OK;
+		cli_error_sys(&err, errno ? errno : EIO, "writing to stdout");
+		return cli_report_error(&err, false);
+	}
+	if (ret == 0)
+		ret = execute(&c, &err);
+	if (ret)
+		return cli_report_error(&err, cli_sink_stdout_usable(&c.sink));
+	return CLI_EXIT_OK;
+}
