@@ -171,6 +171,37 @@ def compare(got, want):
     return None
 
 
+def check_example(ttpu_run, work):
+    """examples/ is what the generator makes (mk/11-schema.mk's
+    EXAMPLE_ARGS), and ttpu-run gives its expected response."""
+    top = os.path.dirname(os.path.dirname(HERE))
+    ex = os.path.join(top, "examples")
+    with open(os.path.join(top, "mk", "11-schema.mk")) as f:
+        text = f.read().replace("\\\n", " ")
+    args = text.split("EXAMPLE_ARGS := ", 1)[1].split("\n", 1)[0].split()
+    subprocess.run([sys.executable, GEN, *args, "--program",
+                    os.path.join(work, "mlp.json"), "--inputs",
+                    os.path.join(work, "mlp-inputs.json"), "--expected",
+                    os.path.join(work, "mlp-expected.json")], check=True)
+    same = all(open(os.path.join(work, n)).read() ==
+               open(os.path.join(ex, n)).read()
+               for n in ("mlp.json", "mlp-inputs.json", "mlp-expected.json"))
+    results = [(same, "examples/mlp*.json are what `make examples` writes")]
+    proc = subprocess.run([ttpu_run, "--engine", "software",
+                           os.path.join(ex, "mlp.json"), "--inputs",
+                           os.path.join(ex, "mlp-inputs.json")],
+                          capture_output=True, timeout=60)
+    with open(os.path.join(ex, "mlp-expected.json")) as f:
+        want = json.load(f)
+    try:
+        why = compare(json.loads(proc.stdout), want)
+    except ValueError:
+        why = "no JSON response (exit %d)" % proc.returncode
+    results.append((why is None, "ttpu-run examples/mlp.json%s" % (
+        "" if why is None else ": " + why)))
+    return results
+
+
 def main():
     ttpu_run, schema_path, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -221,6 +252,8 @@ def main():
                     why = "response breaks the schema: " + bad.message[:200]
         results.append((why is None, "ttpu-run %s%s" % (
             name, "" if why is None else ": " + why)))
+
+    results += check_example(ttpu_run, work)
 
     print("TAP version 13")
     print("1..%d" % len(results))
