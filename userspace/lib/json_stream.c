@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: MIT
+/*
+ * json_stream.c - walk a JSON text one element at a time (see json_stream.h)
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "error.h"
+#include "json_stream.h"
+
+int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
+		 enum ttpu_error_kind kind, struct ttpu_error *err)
+{
+	memset(js, 0, sizeof(*js));
+	js->text = text;
+	js->len = len;
+	js->kind = kind;
+	js->positions = true;
+	js->err = err;
+	js->tok = json_tokener_new_ex(TTPU_JSON_MAX_DEPTH);
+	if (!js->tok)
+		return ttpu_error_nomem(err, "creating a JSON tokener");
+	/*
+	 * Strict: no single quotes, leading zeros or trailing commas. Trailing
+	 * characters are expected: each element is followed by the rest of
+	 * the document.
+	 */
+	json_tokener_set_flags(js->tok, JSON_TOKENER_STRICT |
+				       JSON_TOKENER_ALLOW_TRAILING_CHARS);
+	return 0;
+}
+
+void ttpu_js_fini(struct ttpu_jstream *js)
+{
+	if (js->tok)
+		json_tokener_free(js->tok);
+	free(js->key);
+	js->tok = NULL;
+	js->key = NULL;
+}
+
+static int js_verror(struct ttpu_jstream *js, size_t offset, const char *path,
+		     const char *fmt, va_list ap)
+{
+	char msg[TTPU_ERROR_MESSAGE_MAX];
+	int ret;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (path && *path)
+		ret = ttpu_error_set(js->err, js->kind, "%s: %s", path, msg);
+	else
+		ret = ttpu_error_set(js->err, js->kind, "%s", msg);
+	ttpu_error_at_field(js->err, path);
+	if (js->positions)
+		ttpu_error_at_text(js->err, js->text, js->len, offset);
+	return ret;
+}
+
+int ttpu_js_error_at(struct ttpu_jstream *js, size_t offset, const char *path,
+		     const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = js_verror(js, offset, path, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int ttpu_js_error(struct ttpu_jstream *js, const char *path, const char *fmt,
+		  ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = js_verror(js, js->elem_start, path, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+void ttpu_js_path(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+static void skip_ws(struct ttpu_jstream *js)
+{
+	while (js->pos < js->len) {
+		char c = js->text[js->pos];
+
+		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+			break;
+		js->pos++;
+	}
+}
+
+int ttpu_js_peek(struct ttpu_jstream *js)
+{
+	skip_ws(js);
+	return js->pos < js->len ? (unsigned char)js->text[js->pos] : -1;
+}
+
+const char *ttpu_js_describe_byte(int c)
+{
+	switch (c) {
+	case -1: return "the end of the text";
+	case '{': return "an object";
+	case '[': return "an array";
+	case '"': return "a string";
+	case 't': case 'f': return "a boolean";
+	case 'n': return "null";
+	default:
+		if (c == '-' || (c >= '0' && c <= '9'))
+			return "a number";
+		return "an unexpected character";
+	}
+}
+
+const char *ttpu_js_describe(const struct json_object *obj)
+{
+	switch (json_object_get_type(obj)) {
+	case json_type_null: return "null";
+	case json_type_boolean: return "a boolean";
+	case json_type_double: return "a number with a fraction or exponent";
+	case json_type_int: return "an integer";
+	case json_type_object: return "an object";
+	case json_type_array: return "an array";
+	case json_type_string: return "a string";
+	}
+	return "an unknown value";
+}
+
+int ttpu_js_get_int(const struct json_object *obj, int64_t *v)
+{
+	if (!json_object_is_type(obj, json_type_int))
+		return 1;
+	*v = json_object_get_int64(obj);
+	/* json-c saturates: a value above INT64_MAX survives only as uint64. */
+	if (*v == INT64_MAX && json_object_get_uint64(obj) > (uint64_t)INT64_MAX)
+		return 2;
+	return 0;
+}
+
+/* Object members anywhere in @obj. */
+static size_t count_members(struct json_object *obj)
+{
+	size_t n = 0, i, len;
+
+	if (json_object_is_type(obj, json_type_object)) {
+		json_object_object_foreach(obj, key, val) {
+			(void)key;
+			n += 1 + count_members(val);
+		}
+	} else if (json_object_is_type(obj, json_type_array)) {
+		len = json_object_array_length(obj);
+		for (i = 0; i < len; i++)
+			n += count_members(json_object_array_get_idx(obj, i));
+	}
+	return n;
+}
+
+/* Name/value separators in text[start, end), outside strings. */
+static size_t count_colons(const char *s, size_t start, size_t end)
+{
+	bool in_str = false;
+	size_t n = 0, i;
+
+	for (i = start; i < end; i++) {
+		if (in_str) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				in_str = false;
+		} else if (s[i] == '"') {
+			in_str = true;
+		} else if (s[i] == ':') {
+			n++;
+		}
+	}
+	return n;
+}
+
+int ttpu_js_value(struct ttpu_jstream *js, const char *path,
+		  struct json_object **out)
+{
+	enum json_tokener_error jerr;
+	struct json_object *obj;
+	size_t avail, end, colons;
+
+	*out = NULL;
+	skip_ws(js);
+	js->elem_start = js->pos;
+	if (js->pos >= js->len)
+		return ttpu_js_error(js, path, "truncated JSON: a value is missing at the end of the text");
+	avail = js->len - js->pos;
+	if (avail > INT_MAX)
+		avail = INT_MAX;
+	json_tokener_reset(js->tok);
+	obj = json_tokener_parse_ex(js->tok, js->text + js->pos, (int)avail);
+	jerr = json_tokener_get_error(js->tok);
+	end = js->pos + json_tokener_get_parse_end(js->tok);
+	if (jerr != json_tokener_success) {
+		json_object_put(obj);
+		if (jerr == json_tokener_continue)
+			return ttpu_js_error_at(js, end, path, "truncated JSON: the text ends inside this value");
+		if (jerr == json_tokener_error_depth)
+			return ttpu_js_error_at(js, end, path, "JSON nested deeper than %d levels",
+						TTPU_JSON_MAX_DEPTH);
+		return ttpu_js_error_at(js, end, path, "malformed JSON: %s",
+					json_tokener_error_desc(jerr));
+	}
+	/*
+	 * json-c keeps the last of duplicate keys silently; a duplicate key
+	 * is as much a mistake as an unknown one, so count them.
+	 */
+	colons = count_colons(js->text, js->pos, end);
+	if (colons && colons != count_members(obj)) {
+		json_object_put(obj);
+		return ttpu_js_error(js, path, "an object has a duplicate key");
+	}
+	js->pos = end;
+	*out = obj;
+	return 0;
+}
+
+int ttpu_js_skip(struct ttpu_jstream *js, const char *path)
+{
+	struct json_object *obj;
+	int ret = ttpu_js_value(js, path, &obj);
+
+	json_object_put(obj);
+	return ret;
+}
+
+static int expect_open(struct ttpu_jstream *js, const char *path, char open,
+		       const char *what)
+{
+	int c = ttpu_js_peek(js);
+
+	js->elem_start = js->pos;
+	if (c != open) {
+		if (c == -1)
+			return ttpu_js_error(js, path, "truncated JSON: expected %s", what);
+		return ttpu_js_error(js, path, "expected %s, got %s", what,
+				     ttpu_js_describe_byte(c));
+	}
+	js->pos++;
+	return 0;
+}
+
+int ttpu_js_object_begin(struct ttpu_jstream *js, const char *path)
+{
+	return expect_open(js, path, '{', "an object");
+}
+
+int ttpu_js_array_begin(struct ttpu_jstream *js, const char *path)
+{
+	return expect_open(js, path, '[', "an array");
+}
+
+/* After a member or element: ',' or the closing byte. 1, 0 or < 0. */
+static int next_member(struct ttpu_jstream *js, const char *path, bool *first,
+		       char close)
+{
+	int c = ttpu_js_peek(js);
+
+	if (c == close) {
+		js->pos++;
+		return 0;
+	}
+	if (!*first) {
+		if (c != ',') {
+			if (c == -1)
+				return ttpu_js_error_at(js, js->pos, path, "truncated JSON: expected ',' or '%c'",
+							close);
+			return ttpu_js_error_at(js, js->pos, path, "malformed JSON: expected ',' or '%c', got %s",
+						close, ttpu_js_describe_byte(c));
+		}
+		js->pos++;
+		c = ttpu_js_peek(js);
+		if (c == close)
+			return ttpu_js_error_at(js, js->pos, path, "malformed JSON: trailing comma before '%c'",
+						close);
+	}
+	if (c == -1)
+		return ttpu_js_error_at(js, js->pos, path, "truncated JSON: expected %s",
+					close == '}' ? "a key or '}'" : "a value or ']'");
+	*first = false;
+	return 1;
+}
+
+int ttpu_js_object_next(struct ttpu_jstream *js, const char *path, bool *first)
+{
+	struct json_object *key;
+	size_t len;
+	int ret, c;
+
+	ret = next_member(js, path, first, '}');
+	if (ret <= 0)
+		return ret;
+	if (ttpu_js_peek(js) != '"')
+		return ttpu_js_error_at(js, js->pos, path, "malformed JSON: expected a key string, got %s",
+					ttpu_js_describe_byte(ttpu_js_peek(js)));
+	ret = ttpu_js_value(js, path, &key);
+	if (ret)
+		return ret;
+	len = (size_t)json_object_get_string_len(key);
+	if (len + 1 > js->key_cap) {
+		char *k = realloc(js->key, len + 1);
+
+		if (!k) {
+			json_object_put(key);
+			return ttpu_error_nomem(js->err, "reading a key");
+		}
+		js->key = k;
+		js->key_cap = len + 1;
+	}
+	memcpy(js->key, json_object_get_string(key), len);
+	js->key[len] = '\0';
+	js->key_len = len;
+	json_object_put(key);
+	c = ttpu_js_peek(js);
+	if (c != ':')
+		return ttpu_js_error_at(js, js->pos, path, "%s: expected ':' after the key, got %s",
+					c == -1 ? "truncated JSON" : "malformed JSON",
+					ttpu_js_describe_byte(c));
+	js->pos++;
+	return 1;
+}
+
+int ttpu_js_array_next(struct ttpu_jstream *js, const char *path, bool *first)
+{
+	return next_member(js, path, first, ']');
+}
+
+int ttpu_js_end(struct ttpu_jstream *js)
+{
+	int c = ttpu_js_peek(js);
+
+	if (c != -1)
+		return ttpu_js_error_at(js, js->pos, "",
+					"trailing data after the JSON document (%s)",
+					ttpu_js_describe_byte(c));
+	return 0;
+}
+
+void ttpu_int_list_free(struct ttpu_int_list *l)
+{
+	free(l->v);
+	free(l->row_len);
+	memset(l, 0, sizeof(*l));
+}
+
+static int list_push(struct ttpu_jstream *js, struct ttpu_int_list *l,
+		     int32_t v)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		int32_t *nv = realloc(l->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return ttpu_error_nomem(js->err, "reading a list of integers");
+		l->v = nv;
+		l->cap = cap;
+	}
+	l->v[l->n++] = v;
+	return 0;
+}
+
+static int list_push_row(struct ttpu_jstream *js, struct ttpu_int_list *l,
+			 uint32_t len)
+{
+	if (l->nrows == l->rows_cap) {
+		size_t cap = l->rows_cap ? l->rows_cap * 2 : 16;
+		uint32_t *nr = realloc(l->row_len, cap * sizeof(*nr));
+
+		if (!nr)
+			return ttpu_error_nomem(js->err, "reading a list of rows");
+		l->row_len = nr;
+		l->rows_cap = cap;
+	}
+	l->row_len[l->nrows++] = len;
+	return 0;
+}
+
+static int bad_value(struct ttpu_jstream *js, const char *path, long row,
+		     long col, long element, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static int bad_value(struct ttpu_jstream *js, const char *path, long row,
+		     long col, long element, const char *fmt, ...)
+{
+	char where[TTPU_ERROR_NAME_MAX + 48], msg[256];
+	va_list ap;
+	int ret;
+
+	if (row >= 0)
+		ttpu_js_path(where, sizeof(where), "%s[%ld][%ld]", path, row, col);
+	else
+		ttpu_js_path(where, sizeof(where), "%s[%ld]", path, col);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ret = ttpu_js_error(js, where, "%s", msg);
+	ttpu_error_at_element(js->err, element, row >= 0 ? row : 0, col);
+	return ret;
+}
+
+static int check_value(struct ttpu_jstream *js, const char *path,
+		       struct json_object *obj, long row, long col,
+		       long element, int64_t lo, int64_t hi,
+		       const char *dtype, int32_t *out)
+{
+	int64_t v;
+	int r = ttpu_js_get_int(obj, &v);
+
+	if (r == 1)
+		return bad_value(js, path, row, col, element,
+				 "expected an integer, got %s", ttpu_js_describe(obj));
+	if (r == 2 || v < lo || v > hi)
+		return bad_value(js, path, row, col, element,
+				 "value %s does not fit %s (%lld..%lld)",
+				 json_object_get_string(obj), dtype,
+				 (long long)lo, (long long)hi);
+	*out = (int32_t)v;
+	return 0;
+}
+
+int ttpu_js_int_list(struct ttpu_jstream *js, const char *path, int64_t lo,
+		     int64_t hi, const char *dtype, struct ttpu_int_list *out)
+{
+	struct json_object *obj = NULL;
+	bool first = true;
+	size_t i, len;
+	int32_t v;
+	int ret, c;
+
+	memset(out, 0, sizeof(*out));
+	ret = ttpu_js_array_begin(js, path);
+	out->offset = js->elem_start;
+	while (!ret && (ret = ttpu_js_array_next(js, path, &first)) > 0) {
+		c = ttpu_js_peek(js);
+		ret = ttpu_js_value(js, path, &obj);
+		if (ret)
+			break;
+		if (c == '[') {
+			if (out->depth == 1) {
+				ret = ttpu_js_error(js, path, "mixes integers and lists at row %zu",
+						    out->nrows + out->n);
+				break;
+			}
+			out->depth = 2;
+			len = json_object_array_length(obj);
+			if (len > UINT32_MAX) {
+				ret = ttpu_js_error(js, path, "row %zu is too long", out->nrows);
+				break;
+			}
+			for (i = 0; i < len && !ret; i++) {
+				ret = check_value(js, path, json_object_array_get_idx(obj, i),
+						  (long)out->nrows, (long)i, (long)out->n,
+						  lo, hi, dtype, &v);
+				if (!ret)
+					ret = list_push(js, out, v);
+			}
+			if (!ret)
+				ret = list_push_row(js, out, (uint32_t)len);
+		} else {
+			if (out->depth == 2) {
+				ret = ttpu_js_error(js, path, "mixes lists and integers at row %zu",
+						    out->nrows);
+				break;
+			}
+			out->depth = 1;
+			ret = check_value(js, path, obj, -1, (long)out->n, (long)out->n,
+					  lo, hi, dtype, &v);
+			if (!ret)
+				ret = list_push(js, out, v);
+		}
+		json_object_put(obj);
+		obj = NULL;
+	}
+	json_object_put(obj);
+	if (ret < 0) {
+		ttpu_int_list_free(out);
+		return ret;
+	}
+	return 0;
+}
+
+int ttpu_js_int_list_shape(struct ttpu_jstream *js, const char *path,
+			   const struct ttpu_int_list *l, int rank,
+			   uint64_t rows, uint64_t cols)
+{
+	size_t r;
+
+	if (rank == 1) {
+		if (l->depth == 2)
+			return ttpu_js_error_at(js, l->offset, path,
+						"expected a flat list of %llu integers (shape [%llu]), got a list of lists",
+						(unsigned long long)cols, (unsigned long long)cols);
+		if (l->n != cols)
+			return ttpu_js_error_at(js, l->offset, path,
+						"expected %llu integers (shape [%llu]), got %zu",
+						(unsigned long long)cols, (unsigned long long)cols, l->n);
+		return 0;
+	}
+	if (l->depth == 1)
+		return ttpu_js_error_at(js, l->offset, path,
+					"expected %llu rows of %llu integers (shape [%llu, %llu]), got a flat list",
+					(unsigned long long)rows, (unsigned long long)cols,
+					(unsigned long long)rows, (unsigned long long)cols);
+	if (l->nrows != rows)
+		return ttpu_js_error_at(js, l->offset, path,
+					"expected %llu rows (shape [%llu, %llu]), got %zu",
+					(unsigned long long)rows, (unsigned long long)rows,
+					(unsigned long long)cols, l->nrows);
+	for (r = 0; r < l->nrows; r++) {
+		if (l->row_len[r] != cols) {
+			char where[TTPU_ERROR_NAME_MAX + 24];
+
+			ttpu_js_path(where, sizeof(where), "%s[%zu]", path, r);
+			return ttpu_js_error_at(js, l->offset, where,
+						"expected %llu integers (shape [%llu, %llu]), got %u",
+						(unsigned long long)cols, (unsigned long long)rows,
+						(unsigned long long)cols, l->row_len[r]);
+		}
+	}
+	return 0;
+}
+
+int ttpu_js_int_list_range(struct ttpu_jstream *js, const char *path,
+			   const struct ttpu_int_list *l, int rank,
+			   uint64_t cols, int64_t lo, int64_t hi,
+			   const char *dtype)
+{
+	size_t i;
+	long row, col;
+	int ret;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i] >= lo && l->v[i] <= hi)
+			continue;
+		row = rank == 1 ? -1 : (long)(i / cols);
+		col = (long)(rank == 1 ? i : i % cols);
+		js->elem_start = l->offset;
+		ret = bad_value(js, path, row, col, (long)i,
+				"value %d does not fit %s (%lld..%lld)", l->v[i],
+				dtype, (long long)lo, (long long)hi);
+		return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json_stream.h - walk a JSON text one element at a time
+ *
+ * json-c does all the lexing, but only of one element at a time: the
+ * caller walks the structure it knows (the top-level object, the big
+ * arrays) with ttpu_js_object_next()/ttpu_js_array_next() and has json-c
+ * parse each small element with ttpu_js_value(), freeing it at once. So
+ * memory stays proportional to one element, never to the document.
+ *
+ * Every function returns 0 (or 1 for "one more member") on success, or a
+ * negative ttpu_error_kind with @err filled: the message starts with the
+ * JSON path given by the caller, and line/column point into the text.
+ */
+#ifndef TTPU_JSON_STREAM_H
+#define TTPU_JSON_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ttpu-run.h"
+
+#define TTPU_JSON_MAX_DEPTH 32
+
+struct json_object;
+struct json_tokener;
+
+struct ttpu_jstream {
+	const char *text;
+	size_t len;
+	size_t pos;
+	size_t elem_start;		/* offset of the last value or key parsed */
+	struct json_tokener *tok;
+	enum ttpu_error_kind kind;	/* kind of the errors it reports */
+	bool positions;			/* line/column are meaningful */
+	char *key;			/* the last key, NUL-terminated */
+	size_t key_len, key_cap;
+	struct ttpu_error *err;
+};
+
+int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
+		 enum ttpu_error_kind kind, struct ttpu_error *err);
+void ttpu_js_fini(struct ttpu_jstream *js);
+
+/* The next non-space byte, or -1 at the end of the text. */
+int ttpu_js_peek(struct ttpu_jstream *js);
+
+/* Parse the value at the cursor with json-c; *@out is the caller's to put. */
+int ttpu_js_value(struct ttpu_jstream *js, const char *path,
+		  struct json_object **out);
+/* Skip the value at the cursor (parsed and freed). */
+int ttpu_js_skip(struct ttpu_jstream *js, const char *path);
+
+/*
+ * Objects: ttpu_js_object_begin() consumes '{'; then each
+ * ttpu_js_object_next() returns 1 with js->key set and the cursor at the
+ * member's value, or 0 after the closing '}'. @first must start true.
+ */
+int ttpu_js_object_begin(struct ttpu_jstream *js, const char *path);
+int ttpu_js_object_next(struct ttpu_jstream *js, const char *path, bool *first);
+/* Arrays: the same, the cursor at each element. */
+int ttpu_js_array_begin(struct ttpu_jstream *js, const char *path);
+int ttpu_js_array_next(struct ttpu_jstream *js, const char *path, bool *first);
+
+/* Only white space may follow the document. */
+int ttpu_js_end(struct ttpu_jstream *js);
+
+/*
+ * Report an error at byte @offset: kind js->kind, message "@path: ...".
+ * Returns -kind.
+ */
+int ttpu_js_error_at(struct ttpu_jstream *js, size_t offset, const char *path,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same at the start of the last parsed value. */
+int ttpu_js_error(struct ttpu_jstream *js, const char *path, const char *fmt,
+		  ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * Format a JSON path into @buf, silently truncated: a path only labels an
+ * error, and a very long buffer name must not fail the report.
+ */
+void ttpu_js_path(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "an array", "a string", ... for the value starting with byte @c. */
+const char *ttpu_js_describe_byte(int c);
+/* "an array", "a string", ... for a parsed value (NULL is "null"). */
+const char *ttpu_js_describe(const struct json_object *obj);
+
+/*
+ * An integer value: 0 with *@v set, or 1 when @obj is not a JSON integer
+ * (a fraction, an exponent, a boolean, ...), or 2 when it lies beyond the
+ * int64 range.
+ */
+int ttpu_js_get_int(const struct json_object *obj, int64_t *v);
+
+
+/*
+ * A list of integers as written: a flat list (depth 1) or a list of
+ * lists (depth 2), before it is matched against a shape it may not know
+ * yet (a buffer's "data" can come before its "shape").
+ */
+struct ttpu_int_list {
+	int32_t *v;
+	size_t n, cap;
+	uint32_t *row_len;		/* depth 2: length of each row */
+	size_t nrows, rows_cap;
+	int depth;			/* 0: empty list, 1 or 2 */
+	size_t offset;			/* of the list in the text */
+};
+
+/*
+ * Read the list at the cursor, element by element (a row at a time).
+ * Every value must be an integer in [@lo, @hi] (@dtype names the range in
+ * messages); errors name "@path[row][col]" and the element.
+ */
+int ttpu_js_int_list(struct ttpu_jstream *js, const char *path, int64_t lo,
+		     int64_t hi, const char *dtype, struct ttpu_int_list *out);
+void ttpu_int_list_free(struct ttpu_int_list *l);
+/* @l must have the layout of shape [@cols] (@rank 1) or [@rows, @cols]. */
+int ttpu_js_int_list_shape(struct ttpu_jstream *js, const char *path,
+			   const struct ttpu_int_list *l, int rank,
+			   uint64_t rows, uint64_t cols);
+/* Every value of @l in [@lo, @hi]; @rank/@cols give each element's place. */
+int ttpu_js_int_list_range(struct ttpu_jstream *js, const char *path,
+			   const struct ttpu_int_list *l, int rank,
+			   uint64_t cols, int64_t lo, int64_t hi,
+			   const char *dtype);
+
+#endif /* TTPU_JSON_STREAM_H */
