@@ -126,3 +126,40 @@ long rt_cmp(const ttpu_result *res, const char *name, const int32_t *exp,
 	why[0] = '\0';
 	return -1;
 }
+
+static int str_differs(const char *what, const char *exp, const char *got,
+		       char *why, size_t len)
+{
+	size_t n = strlen(exp);
+	int prefix = n && exp[n - 1] == '*';
+
+	if (prefix ? strncmp(exp, got, n - 1) : strcmp(exp, got)) {
+		snprintf(why, len, "%s is \"%s\", expected \"%s\"", what, got, exp);
+		return 1;
+	}
+	return 0;
+}
+
+int rt_where(const struct ttpu_error *err, const char *field, long command,
+	     const char *op, const char *buffer, char *why, size_t len)
+{
+	char msg[sizeof(err->message) + 64];
+
+	snprintf(msg, sizeof(msg), " (message: %s)", err->message);
+	why[0] = '\0';
+	if (field && str_differs("field", field, err->field, why, len))
+		goto differs;
+	if (op && str_differs("op", op, err->op, why, len))
+		goto differs;
+	if (buffer && str_differs("buffer", buffer, err->buffer, why, len))
+		goto differs;
+	if (command != err->command) {
+		snprintf(why, len, "command is %ld, expected %ld", err->command,
+			 command);
+		goto differs;
+	}
+	return 1;
+differs:
+	strncat(why, msg, len - strlen(why) - 1);
+	return 0;
+}

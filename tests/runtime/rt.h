@@ -61,6 +61,24 @@ int rt_load_run(const char *sq_prog, const char *sq_inputs, ttpu_result **out,
 long rt_cmp(const ttpu_result *res, const char *name, const int32_t *exp,
 	    size_t n, char *why, size_t len);
 
+/*
+ * Whether @err points where expected; NULL expectations are not checked, a
+ * @field ending in '*' is a prefix. Describes the first difference in @why.
+ */
+int rt_where(const struct ttpu_error *err, const char *field, long command,
+	     const char *op, const char *buffer, char *why, size_t len);
+
+/* Assert a failure of @kind at the given place (see rt_where). */
+#define ASSERT_ERROR_AT(kind_, rc, err, field, command, op, buffer) do { \
+	char rt_why_[512]; \
+	ASSERT_KIND(kind_, rc, err); \
+	ASSERT_NE('\0', (err).message[0]); \
+	ASSERT_TRUE(rt_where(&(err), (field), (command), (op), (buffer), \
+			     rt_why_, sizeof(rt_why_))) { \
+		TH_LOG("%s", rt_why_); \
+	} \
+} while (0)
+
 #define RT_N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Assert output @name of @res equals the listed values. */
@@ -74,8 +92,8 @@ long rt_cmp(const ttpu_result *res, const char *name, const int32_t *exp,
 } while (0)
 
 /* Assert a failure of @kind, logging the error when it is another. */
-#define ASSERT_KIND(kind, rc, err) \
-	ASSERT_EQ(-(int)(kind), (rc)) { \
+#define ASSERT_KIND(kind_, rc, err) \
+	ASSERT_EQ(-(int)(kind_), (rc)) { \
 		TH_LOG("got %d %s: %s", (rc), \
 		       ttpu_error_kind_name((err).kind), (err).message); \
 	}
