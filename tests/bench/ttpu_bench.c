@@ -60,8 +60,11 @@ static int time_runs(run_fn fn, const ttpu_program *prog, ttpu_engine *eng,
 	double *t = calloc(runs, sizeof(*t));
 	int ret = 0;
 
-	if (!t)
-		return -1;
+	if (!t) {
+		err->kind = TTPU_SYSTEM_ERROR;
+		snprintf(err->message, sizeof(err->message), "out of memory for %d timings", runs);
+		return -TTPU_SYSTEM_ERROR;
+	}
 	*keep = NULL;
 	for (int i = 0; i < runs && !ret; i++) {
 		ttpu_result *res;
