@@ -181,39 +181,88 @@ static int unknown_key(struct ttpu_jstream *js, const char *path,
 			     allowed);
 }
 
-static int get_uint(struct ttpu_jstream *js, const char *path,
+/*
+ * A JSON path formatted only when an error needs it: formatting one for
+ * every field of 200k commands would cost more than parsing them.
+ */
+struct jpath {
+	const char *s;			/* a whole path, or NULL for: */
+	const char *base;		/* base[idx].k1.k2 */
+	size_t idx;
+	const char *k1, *k2;
+};
+
+#define JP(str) (&(struct jpath){ .s = (str) })
+
+static const char *jp_str(const struct jpath *p, char *buf, size_t n)
+{
+	if (p->s)
+		return p->s;
+	ttpu_js_path(buf, n, "%s[%zu]%s%s%s%s", p->base, p->idx,
+		     p->k1 ? "." : "", p->k1 ? p->k1 : "",
+		     p->k2 ? "." : "", p->k2 ? p->k2 : "");
+	return buf;
+}
+
+static int get_uint(struct ttpu_jstream *js, const struct jpath *p,
 		    struct json_object *obj, int64_t min, int64_t *v)
 {
+	char path[PATH_MAX_LEN];
 	int r = ttpu_js_get_int(obj, v);
 
+	if (!r && *v >= min)
+		return 0;
+	jp_str(p, path, sizeof(path));
 	if (r == 1)
-		return ttpu_js_error(js, path, "expected an integer >= %lld, got %s",
+		return ttpu_js_error(js, jp_str(p, path, sizeof(path)),
+				     "expected an integer >= %lld, got %s",
 				     (long long)min, ttpu_js_describe(obj));
 	if (r == 2)
-		return ttpu_js_error(js, path, "%s is beyond the int64 range",
+		return ttpu_js_error(js, jp_str(p, path, sizeof(path)),
+				     "%s is beyond the int64 range",
 				     json_object_get_string(obj));
-	if (*v < min)
-		return ttpu_js_error(js, path, "expected an integer >= %lld, got %lld",
-				     (long long)min, (long long)*v);
-	return 0;
+	return ttpu_js_error(js, jp_str(p, path, sizeof(path)),
+			     "expected an integer >= %lld, got %lld",
+			     (long long)min, (long long)*v);
 }
 
 /* A non-empty buffer name at @obj, interned. */
-static int get_name(struct ttpu_loader *L, const char *path,
+static int get_name(struct ttpu_loader *L, const struct jpath *p,
 		    struct json_object *obj, uint32_t *id)
 {
+	char path[PATH_MAX_LEN];
 	bool created;
 
 	if (!json_object_is_type(obj, json_type_string))
-		return ttpu_js_error(L->js, path, "expected a buffer name (a string), got %s",
+		return ttpu_js_error(L->js, jp_str(p, path, sizeof(path)),
+				     "expected a buffer name (a string), got %s",
 				     ttpu_js_describe(obj));
 	if (!json_object_get_string_len(obj))
-		return ttpu_js_error(L->js, path, "buffer names must not be empty");
+		return ttpu_js_error(L->js, jp_str(p, path, sizeof(path)),
+				     "buffer names must not be empty");
 	*id = ttpu_names_intern(L->intern, json_object_get_string(obj),
 				(size_t)json_object_get_string_len(obj), &created);
 	if (*id == TTPU_NO_NAME)
 		return ttpu_error_nomem(L->err, "interning a buffer name");
 	return 0;
+}
+
+/* "@base[@i]" without printf: it labels every command. */
+static void index_path(char path[32], const char *base, size_t i)
+{
+	char digits[24];
+	size_t n = 0, len = strlen(base);
+
+	do {
+		digits[n++] = (char)('0' + i % 10);
+		i /= 10;
+	} while (i);
+	memcpy(path, base, len);
+	path[len++] = '[';
+	while (n)
+		path[len++] = digits[--n];
+	path[len++] = ']';
+	path[len] = '\0';
 }
 
 /* ---- commands ---------------------------------------------------------- */
@@ -234,31 +283,34 @@ static const struct op_spec op_specs[TTPU_OP_COUNT] = {
 
 static const char *const window_keys[3] = { "buf", "r", "c" };
 
-static int get_window(struct ttpu_loader *L, const char *base,
+static int get_window(struct ttpu_loader *L, const struct jpath *p,
 		      struct json_object *obj, struct ttpu_window *w)
 {
 	char path[PATH_MAX_LEN];
+	struct jpath q = *p;
 	struct json_object *v[3];
 	int64_t rc[2];
 	int i, ret;
 
 	if (!json_object_is_type(obj, json_type_object))
-		return ttpu_js_error(L->js, base, "expected a window {\"buf\", \"r\", \"c\"}, got %s",
+		return ttpu_js_error(L->js, jp_str(p, path, sizeof(path)),
+				     "expected a window {\"buf\", \"r\", \"c\"}, got %s",
 				     ttpu_js_describe(obj));
 	json_object_object_foreach(obj, key, val) {
 		(void)val;
 		if (find_key(key, window_keys, 3) < 0)
-			return unknown_key(L->js, base, key, window_keys, 3);
+			return unknown_key(L->js, jp_str(p, path, sizeof(path)), key,
+					   window_keys, 3);
 	}
 	for (i = 0; i < 3; i++) {
-		ttpu_js_path(path, sizeof(path), "%s.%s", base, window_keys[i]);
+		q.k2 = window_keys[i];
 		if (!json_object_object_get_ex(obj, window_keys[i], &v[i]))
-			return ttpu_js_error(L->js, base, "missing key \"%s\"",
-					     window_keys[i]);
+			return ttpu_js_error(L->js, jp_str(p, path, sizeof(path)),
+					     "missing key \"%s\"", window_keys[i]);
 		if (i == 0)
-			ret = get_name(L, path, v[i], &w->buf);
+			ret = get_name(L, &q, v[i], &w->buf);
 		else
-			ret = get_uint(L->js, path, v[i], 0, &rc[i - 1]);
+			ret = get_uint(L->js, &q, v[i], 0, &rc[i - 1]);
 		if (ret)
 			return ret;
 	}
@@ -268,17 +320,18 @@ static int get_window(struct ttpu_loader *L, const char *base,
 	return 0;
 }
 
-static int add_pass(struct ttpu_loader *L, size_t idx, const char *path,
+static int add_pass(struct ttpu_loader *L, size_t idx, const struct jpath *jp,
 		    int64_t id, uint32_t *slot)
 {
 	struct ttpu_program *p = L->prog;
+	char path[PATH_MAX_LEN];
 	uint32_t other = pass_map_find(L->pass_map, id);
 
 	if (other != NONE)
-		return ttpu_js_error(L->js, path, "pass id %lld is not unique (also commands[%u])",
+		return ttpu_js_error(L->js, jp_str(jp, path, sizeof(path)), "pass id %lld is not unique (also commands[%u])",
 				     (long long)id, p->pass_cmd[other]);
 	if (p->npasses >= UINT32_MAX - 1)
-		return ttpu_js_error(L->js, path, "too many passes");
+		return ttpu_js_error(L->js, jp_str(jp, path, sizeof(path)), "too many passes");
 	if (grow(&p->pass_ids, &L->passes_cap, p->npasses + 1, sizeof(*p->pass_ids)))
 		return ttpu_error_nomem(L->err, "reading passes");
 	/* The three by-slot arrays share one capacity: grow the others alike. */
@@ -304,15 +357,17 @@ static int add_pass(struct ttpu_loader *L, size_t idx, const char *path,
 	return 0;
 }
 
-static int consume_pass(struct ttpu_loader *L, size_t idx, const char *path,
-			int64_t id, uint32_t *slot)
+static int consume_pass(struct ttpu_loader *L, size_t idx,
+			const struct jpath *jp, int64_t id, uint32_t *slot)
 {
+	char path[PATH_MAX_LEN];
+
 	*slot = pass_map_find(L->pass_map, id);
 	if (*slot == NONE)
-		return ttpu_js_error(L->js, path, "acc names pass %lld, which has not run before it",
+		return ttpu_js_error(L->js, jp_str(jp, path, sizeof(path)), "acc names pass %lld, which has not run before it",
 				     (long long)id);
 	if (L->consumer[*slot] != NONE)
-		return ttpu_js_error(L->js, path, "pass %lld was already consumed by commands[%u]",
+		return ttpu_js_error(L->js, jp_str(jp, path, sizeof(path)), "pass %lld was already consumed by commands[%u]",
 				     (long long)id, L->consumer[*slot]);
 	L->consumer[*slot] = (uint32_t)idx;
 	return 0;
@@ -326,22 +381,24 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 	const struct op_spec *spec;
 	const char *opname;
 	int64_t n;
+	const struct jpath cp = { .base = "commands", .idx = idx };
 	int op, i, ret;
 
-	ttpu_js_path(base, sizeof(base), "commands[%zu]", idx);
+#define BASE jp_str(&cp, base, sizeof(base))
+#define OPPATH (ttpu_js_path(path, sizeof(path), "%s.op", BASE), path)
+
 	if (!json_object_is_type(obj, json_type_object))
-		return ttpu_js_error(L->js, base, "expected a command object, got %s",
+		return ttpu_js_error(L->js, BASE, "expected a command object, got %s",
 				     ttpu_js_describe(obj));
-	ttpu_js_path(path, sizeof(path), "%s.op", base);
 	if (!json_object_object_get_ex(obj, "op", &opv))
-		return ttpu_js_error(L->js, base, "missing key \"op\"");
+		return ttpu_js_error(L->js, BASE, "missing key \"op\"");
 	if (!json_object_is_type(opv, json_type_string))
-		return ttpu_js_error(L->js, path, "expected a string, got %s",
+		return ttpu_js_error(L->js, OPPATH, "expected a string, got %s",
 				     ttpu_js_describe(opv));
 	opname = json_object_get_string(opv);
 	op = find_key(opname, (const char *const *)ttpu_op_names, TTPU_OP_COUNT);
 	if (op < 0 || strlen(opname) != (size_t)json_object_get_string_len(opv))
-		return ttpu_js_error(L->js, path, "unknown op \"%s\" (one of alloc, pass, acc, epilogue, host_add, host_relu)",
+		return ttpu_js_error(L->js, OPPATH, "unknown op \"%s\" (one of alloc, pass, acc, epilogue, host_add, host_relu)",
 				     opname);
 	spec = &op_specs[op];
 	memset(cmd, 0, sizeof(*cmd));
@@ -354,21 +411,21 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 		if (i < 0) {
 			char what[PATH_MAX_LEN];
 
-			ttpu_js_path(what, sizeof(what), "%s (op %s)", base, opname);
+			ttpu_js_path(what, sizeof(what), "%s (op %s)", BASE, opname);
 			ret = unknown_key(L->js, what, key, spec->keys, 5);
-			ttpu_error_at_field(L->err, base);
+			ttpu_error_at_field(L->err, BASE);
 			goto out;
 		}
 		v[i] = val;
 	}
 	for (i = 0; i < 5; i++) {
 		if ((spec->required & (1u << i)) && !v[i]) {
-			ret = ttpu_js_error(L->js, base, "missing key \"%s\" (op %s)",
+			ret = ttpu_js_error(L->js, BASE, "missing key \"%s\" (op %s)",
 					    spec->keys[i], opname);
 			goto out;
 		}
 	}
-#define FIELD(i) (ttpu_js_path(path, sizeof(path), "%s.%s", base, spec->keys[i]), path)
+#define FIELD(i) (&(struct jpath){ .base = "commands", .idx = idx, .k1 = spec->keys[i] })
 	switch (op) {
 	case TTPU_OP_ALLOC:
 		ret = get_name(L, FIELD(0), v[0], &cmd->u.alloc.buf);
@@ -380,7 +437,7 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 		if (!ret)
 			ret = get_uint(L->js, FIELD(0), v[0], 0, &n);
 		if (!ret)
-			ret = add_pass(L, idx, path, n, &cmd->u.pass.slot);
+			ret = add_pass(L, idx, FIELD(0), n, &cmd->u.pass.slot);
 		break;
 	case TTPU_OP_ACC:
 	case TTPU_OP_EPILOGUE: {
@@ -396,7 +453,7 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 			ret = get_name(L, FIELD(d + 1), v[d + 1], bias);
 		if (!ret && v[d + 2]) {
 			if (!json_object_is_type(v[d + 2], json_type_boolean))
-				ret = ttpu_js_error(L->js, FIELD(d + 2), "expected a boolean, got %s",
+				ret = ttpu_js_error(L->js, jp_str(FIELD(d + 2), path, sizeof(path)), "expected a boolean, got %s",
 						    ttpu_js_describe(v[d + 2]));
 			else
 				cmd->relu = json_object_get_boolean(v[d + 2]) ? 1 : 0;
@@ -404,7 +461,7 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 		if (!ret && op == TTPU_OP_ACC) {
 			ret = get_uint(L->js, FIELD(0), v[0], 0, &n);
 			if (!ret)
-				ret = consume_pass(L, idx, path, n, &cmd->u.acc.slot);
+				ret = consume_pass(L, idx, FIELD(0), n, &cmd->u.acc.slot);
 		}
 		break;
 	}
@@ -422,6 +479,8 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 		break;
 	}
 #undef FIELD
+#undef OPPATH
+#undef BASE
 out:
 	if (ret)
 		ttpu_error_at_command(L->err, (long)idx, opname);
@@ -439,7 +498,7 @@ static int read_commands(struct ttpu_loader *L)
 	while (!ret && (ret = ttpu_js_array_next(L->js, "commands", &first)) > 0) {
 		char path[32];
 
-		ttpu_js_path(path, sizeof(path), "commands[%zu]", p->ncmds);
+		index_path(path, "commands", p->ncmds);
 		ret = ttpu_js_value(L->js, path, &obj);
 		if (ret)
 			break;
@@ -501,7 +560,7 @@ static int read_shape(struct ttpu_loader *L, const char *path,
 		char ipath[PATH_MAX_LEN];
 
 		ttpu_js_path(ipath, sizeof(ipath), "%s[%zu]", path, i);
-		ret = get_uint(L->js, ipath, json_object_array_get_idx(obj, i), 1, &d);
+		ret = get_uint(L->js, JP(ipath), json_object_array_get_idx(obj, i), 1, &d);
 		if (ret)
 			goto out;
 		b->dims[n == 1 ? 1 : i] = (uint64_t)d;
@@ -721,7 +780,7 @@ static int read_name_list(struct ttpu_loader *L, const char *what,
 		char path[48];
 
 		ttpu_js_path(path, sizeof(path), "%s[%zu]", what, i);
-		ret = get_name(L, path, json_object_array_get_idx(obj, i), &(*out)[i]);
+		ret = get_name(L, JP(path), json_object_array_get_idx(obj, i), &(*out)[i]);
 	}
 	*n = len;
 out:
@@ -772,7 +831,7 @@ static int read_estimate(struct ttpu_loader *L)
 		if (!json_object_object_get_ex(obj, est_keys[i], &v)) {
 			ret = ttpu_js_error(L->js, "estimate", "missing key \"%s\"", est_keys[i]);
 		} else if (fields[i]) {
-			ret = get_uint(L->js, path, v, 0, &n);
+			ret = get_uint(L->js, JP(path), v, 0, &n);
 			*fields[i] = (uint64_t)n;
 		} else if (!strcmp(est_keys[i], "utilization")) {
 			if (!json_object_is_type(v, json_type_double) &&
@@ -793,7 +852,7 @@ static int read_estimate(struct ttpu_loader *L)
 					break;
 				}
 				ttpu_js_path(path, sizeof(path), "estimate.host_ops.%s", hkey);
-				ret = get_uint(L->js, path, hval, 0, &n);
+				ret = get_uint(L->js, JP(path), hval, 0, &n);
 				if (ret)
 					break;
 				e->host_ops.count[k] = (uint64_t)n;
