@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: MIT
+# The real target, emulated: the driver and the runtime on a Zynq-7000
+# (qemu-system-arm -M xilinx-zynq-a9, one Cortex-A9) under a debug kernel
+# (KASAN, lockdep, kmemleak, UBSAN, DMA-API debug, SLUB debug) built from
+# Debian's linux-source-6.1 with tests/zynq/kernel.config.
+#
+#   make zynq-kernel-bg  start the kernel build in the background (minutes;
+#                        cached outside the tree, keyed by the config
+#                        fragment and the source version) and return
+#   make zynq-kernel     build it now, or wait for the background build
+#   make zynq-check      suite "zynq": module against that kernel (sparse
+#                        clean), armhf static userspace and every suite's
+#                        test binaries, boot, tests, tally
+#
+# tests/zynq/ holds the pieces (build-kernel, sysroot, cross-build, run,
+# init, zynq-npukit.dts, json-same); the module build and the console
+# check are tests/vm's (build-module, check-console), used as they are.
+
+ZYNQ_DIR     := $(BUILD)/zynq
+ZYNQ_XBUILD  := $(BUILD)/armhf
+# The suites that run in the VM, as in mk/30-vm.mk's VM_EXTRA:
+# NAME:MAKE_TARGET:VARIABLE (VARIABLE lists the binaries MAKE_TARGET makes).
+ZYNQ_UAPI_BINS = $(UAPI_TESTS:%=$(BUILD)/tests/uapi/%)
+ZYNQ_SUITES  ?= uapi:uapi-tests:ZYNQ_UAPI_BINS runtime:runtime-tests:RT_BINS \
+	cli:cli-tests:CLI_TEST_BINS
+# The simulated NpuKit (two instances, like the x86 VM) and the probe's
+# message when the ID register is not the NpuKit's: see driver/npukit_drv.c.
+ZYNQ_SIM_ARGS   ?= simulate=2
+ZYNQ_REFUSE_RE  ?= npukit.*(ID|id)
+ZYNQ_DTSI       ?= $(firstword $(wildcard dts/*.dtsi))
+# Boot (~10 s) plus every suite under TCG with KASAN on a shared machine.
+ZYNQ_TIMEOUT    ?= 900
+
+.PHONY: zynq-kernel-bg zynq-kernel zynq-check
+zynq-kernel-bg:
+	@tests/zynq/build-kernel --bg
+
+zynq-kernel:
+	@tests/zynq/build-kernel
+
+zynq-check:
+	@mkdir -p $(RESULTS) $(ZYNQ_DIR); log=$(RESULTS)/zynq.log; : > $$log; \
+	t0=$$(date +%s); \
+	if ! kb=$$(tests/zynq/build-kernel); then \
+		echo "not ok 1 zynq-host.kernel_build" >> $$log; \
+		scripts/tally zynq $$log $(RESULTS); exit 1; \
+	fi; \
+	echo "zynq: kernel $$kb (waited $$(( $$(date +%s) - t0 )) s)"; \
+	if ! ko=$$(ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
+		tests/vm/build-module $$kb $(ZYNQ_DIR)/module $(RESULTS)/zynq-build.log); then \
+		echo "not ok 1 zynq-host.module_build_sparse_clean" >> $$log; \
+		scripts/tally zynq $$log $(RESULTS); exit 1; \
+	fi; \
+	status=0; \
+	tests/zynq/cross-build $(ZYNQ_XBUILD) $(ZYNQ_SUITES) > $(ZYNQ_DIR)/cross.tap || status=1; \
+	t1=$$(date +%s); \
+	ZYNQ_MODNAME=$$(basename $$ko .ko) ZYNQ_SIM_ARGS='$(ZYNQ_SIM_ARGS)' \
+	ZYNQ_REFUSE_RE='$(ZYNQ_REFUSE_RE)' ZYNQ_DTSI='$(ZYNQ_DTSI)' \
+	ZYNQ_TTPU_RUN=$(ZYNQ_XBUILD)/bin/ttpu-run ZYNQ_TIMEOUT=$(ZYNQ_TIMEOUT) \
+		tests/zynq/run $$kb $$ko $(ZYNQ_DIR) $$log \
+		$$(sed 's/ /=/' $(ZYNQ_XBUILD)/bins.list) || status=1; \
+	cat $(ZYNQ_DIR)/cross.tap >> $$log; \
+	echo "zynq: boot + tests $$(( $$(date +%s) - t1 )) s, console log $$log"; \
+	scripts/tally zynq $$log $(RESULTS) || status=1; \
+	exit $$status
+
+CHECK_TARGETS += zynq-check
