@@ -191,6 +191,55 @@ static size_t count_colons(const char *s, size_t start, size_t end)
 	return n;
 }
 
+/*
+ * Name the duplicate key in text[start, end) (a value json-c accepted):
+ * only called once a duplicate is known to exist, so it may be slow.
+ */
+static void find_duplicate_key(const char *s, size_t start, size_t end,
+			       char *out, size_t size)
+{
+	struct key_ref { size_t at, len; int depth; } keys[512];
+	bool in_obj[TTPU_JSON_MAX_DEPTH + 2] = { false };
+	bool want_key = false;
+	size_t nkeys = 0, i, j, k0;
+	int depth = 0;
+
+	snprintf(out, size, "?");
+	for (i = start; i < end; i++) {
+		char c = s[i];
+
+		if (c == '"') {
+			k0 = ++i;
+			while (i < end && s[i] != '"')
+				i += s[i] == '\\' ? 2 : 1;
+			if (!want_key || depth <= 0 || !in_obj[depth])
+				continue;
+			want_key = false;
+			for (j = 0; j < nkeys; j++) {
+				if (keys[j].depth == depth && keys[j].len == i - k0 &&
+				    !memcmp(s + keys[j].at, s + k0, i - k0)) {
+					snprintf(out, size, "%.*s", (int)(i - k0), s + k0);
+					return;
+				}
+			}
+			if (nkeys < sizeof(keys) / sizeof(keys[0]))
+				keys[nkeys++] = (struct key_ref){ k0, i - k0, depth };
+		} else if (c == '{' || c == '[') {
+			if (depth + 1 >= (int)(sizeof(in_obj) / sizeof(in_obj[0])))
+				return;
+			in_obj[++depth] = c == '{';
+			want_key = c == '{';
+		} else if (c == '}' || c == ']') {
+			while (nkeys && keys[nkeys - 1].depth == depth)
+				nkeys--;
+			depth--;
+			want_key = false;
+		} else if (c == ',') {
+			want_key = depth > 0 && in_obj[depth];
+		}
+	}
+}
+
 int ttpu_js_value(struct ttpu_jstream *js, const char *path,
 		  struct json_object **out)
 {
@@ -226,8 +275,11 @@ int ttpu_js_value(struct ttpu_jstream *js, const char *path,
 	 */
 	colons = count_colons(js->text, js->pos, end);
 	if (colons && colons != count_members(obj)) {
+		char key[64];
+
 		json_object_put(obj);
-		return ttpu_js_error(js, path, "an object has a duplicate key");
+		find_duplicate_key(js->text, js->pos, end, key, sizeof(key));
+		return ttpu_js_error(js, path, "duplicate key \"%s\"", key);
 	}
 	js->pos = end;
 	*out = obj;

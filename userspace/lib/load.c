@@ -525,6 +525,10 @@ static int read_commands(struct ttpu_loader *L)
 		if (!ret)
 			p->ncmds++;
 	}
+	/* Even a command too broken to have an op is command number N. */
+	if (ret < 0 && L->err && L->err->command < 0 && L->err->kind == TTPU_SCHEMA_ERROR &&
+	    !strncmp(L->err->field, "commands[", 9))
+		ttpu_error_at_command(L->err, (long)p->ncmds, "");
 	return ret < 0 ? ret : 0;
 }
 
@@ -851,8 +855,10 @@ static int read_estimate(struct ttpu_loader *L)
 							  TTPU_OP_COUNT);
 					break;
 				}
-				ttpu_js_path(path, sizeof(path), "estimate.host_ops.%s", hkey);
-				ret = get_uint(L->js, JP(path), hval, 0, &n);
+				char hpath[64];
+
+				ttpu_js_path(hpath, sizeof(hpath), "estimate.host_ops.%s", hkey);
+				ret = get_uint(L->js, JP(hpath), hval, 0, &n);
 				if (ret)
 					break;
 				e->host_ops.count[k] = (uint64_t)n;
