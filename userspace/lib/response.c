@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * response.c - results and the contract's response/error objects
+ *
+ * A response can hold hundreds of thousands of values and pass records,
+ * so it is streamed through a fixed buffer, never built as a json-c
+ * tree. Error objects are small and go through json-c, which gets string
+ * escaping right for free.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "run.h"
+
+void ttpu_result_free(ttpu_result *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->noutputs; i++) {
+		free(res->outputs[i].name);
+		free(res->outputs[i].data);
+	}
+	free(res->outputs);
+	free(res->pass_ids);
+	free(res);
+}
+
+const struct ttpu_run_stats *ttpu_result_stats(const ttpu_result *res)
+{
+	return res ? &res->stats : NULL;
+}
+
+const int32_t *ttpu_result_output(const ttpu_result *res, const char *name,
+				  size_t *count)
+{
+	if (res && name) {
+		for (size_t i = 0; i < res->noutputs; i++) {
+			if (!strcmp(res->outputs[i].name, name)) {
+				if (count)
+					*count = res->outputs[i].count;
+				return res->outputs[i].data;
+			}
+		}
+	}
+	if (count)
+		*count = 0;
+	return NULL;
+}
+
+struct writer {
+	FILE *f;
+	size_t n;
+	int error;			/* errno of the first failed write */
+	char buf[1 << 16];
+};
+
+static void w_flush(struct writer *w)
+{
+	if (w->n && !w->error && fwrite(w->buf, 1, w->n, w->f) != w->n)
+		w->error = errno ? errno : EIO;
+	w->n = 0;
+}
+
+static void w_mem(struct writer *w, const char *s, size_t len)
+{
+	while (len) {
+		size_t k = sizeof(w->buf) - w->n;
+
+		if (!k) {
+			w_flush(w);
+			continue;
+		}
+		if (k > len)
+			k = len;
+		memcpy(w->buf + w->n, s, k);
+		w->n += k;
+		s += k;
+		len -= k;
+	}
+}
+
+static void w_str(struct writer *w, const char *s)
+{
+	w_mem(w, s, strlen(s));
+}
+
+static void w_int(struct writer *w, int64_t v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	w_mem(w, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void w_jstr(struct writer *w, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	w_mem(w, "\"", 1);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		char esc[6] = { '\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15] };
+
+		if (ch == '"' || ch == '\\') {
+			w_mem(w, "\\", 1);
+			w_mem(w, s, 1);
+		} else if (ch < 0x20) {
+			w_mem(w, esc, sizeof(esc));
+		} else {
+			w_mem(w, s, 1);
+		}
+	}
+	w_mem(w, "\"", 1);
+}
+
+static void w_key_int(struct writer *w, const char *key, int64_t v, bool more)
+{
+	w_jstr(w, key);
+	w_mem(w, ": ", 2);
+	w_int(w, v);
+	if (more)
+		w_mem(w, ", ", 2);
+}
+
+static void w_row(struct writer *w, const int32_t *v, size_t n)
+{
+	w_mem(w, "[", 1);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			w_mem(w, ", ", 2);
+		w_int(w, v[i]);
+	}
+	w_mem(w, "]", 1);
+}
+
+static void w_output(struct writer *w, const struct ttpu_result_output *o)
+{
+	w_jstr(w, o->name);
+	w_str(w, ": {\"shape\": [");
+	if (o->rank == 2) {
+		w_int(w, o->rows);
+		w_mem(w, ", ", 2);
+	}
+	w_int(w, o->cols);
+	w_str(w, "], \"data\": ");
+	if (o->rank == 1) {
+		w_row(w, o->data, o->cols);
+	} else {
+		w_mem(w, "[", 1);
+		for (size_t r = 0; r < o->rows; r++) {
+			if (r)
+				w_mem(w, ", ", 2);
+			w_row(w, o->data + r * o->cols, o->cols);
+		}
+		w_mem(w, "]", 1);
+	}
+	w_mem(w, "}", 1);
+}
+
+static void w_stats(struct writer *w, const struct ttpu_run_stats *s)
+{
+	w_str(w, ", \"stats\": {");
+	w_key_int(w, "passes", (int64_t)s->passes, true);
+	w_key_int(w, "stages", (int64_t)s->stages, true);
+	w_key_int(w, "kicks", (int64_t)s->kicks, true);
+	w_key_int(w, "ioctls", (int64_t)s->ioctls, true);
+	w_key_int(w, "mmioReads", (int64_t)s->mmio_reads, true);
+	w_key_int(w, "mmioWrites", (int64_t)s->mmio_writes, true);
+	w_key_int(w, "dmaBytes", (int64_t)s->dma_bytes, true);
+	w_key_int(w, "deviceNs", (int64_t)s->device_ns, true);
+	w_key_int(w, "runNs", (int64_t)s->run_ns, false);
+	w_mem(w, "}", 1);
+}
+
+int ttpu_result_write_json(const ttpu_result *res, FILE *f, int with_stats,
+			   struct ttpu_error *err)
+{
+	static const struct { const char *key; enum ttpu_op op; } host_ops[] = {
+		{ "alloc", TTPU_OP_ALLOC }, { "acc", TTPU_OP_ACC },
+		{ "epilogue", TTPU_OP_EPILOGUE }, { "host_add", TTPU_OP_HOST_ADD },
+		{ "host_relu", TTPU_OP_HOST_RELU },
+	};
+	struct writer *w;
+	int werr;
+
+	if (!res || !f)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				     "ttpu_result_write_json: no %s", res ? "stream" : "result");
+	w = malloc(sizeof(*w));
+	if (!w)
+		return ttpu_error_nomem(err, "writing the response");
+	w->f = f;
+	w->n = 0;
+	w->error = 0;
+
+	w_str(w, "{\"outputs\": {");
+	for (size_t i = 0; i < res->noutputs; i++) {
+		if (i)
+			w_mem(w, ", ", 2);
+		w_output(w, &res->outputs[i]);
+	}
+	w_str(w, "}, \"passes\": [");
+	for (size_t i = 0; i < res->npasses; i++) {
+		w_str(w, i ? ", {\"id\": " : "{\"id\": ");
+		w_int(w, res->pass_ids[i]);
+		w_str(w, ", \"cycles\": 15}");
+	}
+	w_str(w, "], ");
+	w_key_int(w, "totalCycles", (int64_t)res->stats.total_cycles, true);
+	w_str(w, "\"hostOps\": {");
+	for (size_t i = 0; i < sizeof(host_ops) / sizeof(host_ops[0]); i++)
+		w_key_int(w, host_ops[i].key, (int64_t)res->host_ops.count[host_ops[i].op],
+			  i + 1 < sizeof(host_ops) / sizeof(host_ops[0]));
+	w_str(w, "}, \"engine\": ");
+	w_jstr(w, res->engine);
+	w_str(w, ", \"engineReason\": ");
+	w_jstr(w, res->engine_reason);
+	if (with_stats)
+		w_stats(w, &res->stats);
+	w_str(w, "}\n");
+	w_flush(w);
+	werr = w->error;
+	free(w);
+	if (!werr && fflush(f))
+		werr = errno ? errno : EIO;
+	if (werr) {
+		return ttpu_error_sys(err, werr, "writing the response");
+	}
+	return 0;
+}
+
+int ttpu_error_write_json(const struct ttpu_error *err, FILE *f)
+{
+	struct json_object *root, *e;
+	const char *text;
+	int ret = 0;
+
+	if (!err || !f)
+		return -TTPU_USAGE_ERROR;
+	root = json_object_new_object();
+	e = json_object_new_object();
+	if (!root || !e) {
+		json_object_put(root);
+		json_object_put(e);
+		return -TTPU_SYSTEM_ERROR;
+	}
+	json_object_object_add(root, "error", e);
+	json_object_object_add(e, "kind", json_object_new_string(ttpu_error_kind_name(err->kind)));
+	json_object_object_add(e, "message", json_object_new_string(err->message));
+	if (err->command >= 0)
+		json_object_object_add(e, "command", json_object_new_int64(err->command));
+	if (err->op[0])
+		json_object_object_add(e, "op", json_object_new_string(err->op));
+	if (err->field[0])
+		json_object_object_add(e, "field", json_object_new_string(err->field));
+	if (err->buffer[0])
+		json_object_object_add(e, "buffer", json_object_new_string(err->buffer));
+	if (err->element >= 0)
+		json_object_object_add(e, "element", json_object_new_int64(err->element));
+	if (err->row >= 0)
+		json_object_object_add(e, "row", json_object_new_int64(err->row));
+	if (err->col >= 0)
+		json_object_object_add(e, "col", json_object_new_int64(err->col));
+	if (err->line > 0)
+		json_object_object_add(e, "line", json_object_new_int64(err->line));
+	if (err->column > 0)
+		json_object_object_add(e, "column", json_object_new_int64(err->column));
+	if (err->sys_errno)
+		json_object_object_add(e, "errno", json_object_new_int(err->sys_errno));
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_SPACED);
+	if (fprintf(f, "%s\n", text) < 0 || fflush(f))
+		ret = -TTPU_SYSTEM_ERROR;
+	json_object_put(root);
+	return ret;
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+/*
+ * run.c - ttpu_run(): execute a program's plan on an engine
+ *
+ * The engine computes each MATMUL stage's job sums; everything that can
+ * raise a RangeError happens here and in host.c, so every engine gives the
+ * answers of one-by-one execution. A chain's sum is added at once only
+ * when the bound of plan.h proves no intermediate "dst += tmp" can leave
+ * the dtype; otherwise its steps are replayed one by one from per-link
+ * products taken before any chain of the stage wrote anything (a pass of
+ * the stage may read a buffer that a later acc of the stage writes).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "error.h"
+#include "host.h"
+#include "plan.h"
+#include "run.h"
+
+uint64_t ttpu_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static size_t elem_size(const struct ttpu_buffer *b)
+{
+	return b->dtype == TTPU_DTYPE_I8 ? 1 : 4;
+}
+
+static int missing_inputs(const struct ttpu_program *prog, const ttpu_inputs *in,
+			  struct ttpu_error *err)
+{
+	char names[TTPU_ERROR_MESSAGE_MAX - 64] = "";
+	size_t len = 0, n = 0;
+	uint32_t first = 0;
+
+	for (size_t i = 0; i < prog->ninputs; i++) {
+		uint32_t b = prog->inputs[i];
+
+		if (in && ttpu_inputs_values(in, b))
+			continue;
+		if (!n++)
+			first = b;
+		if (len < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s\"%s\"",
+						n > 1 ? ", " : "", prog->buffers[b].name);
+	}
+	if (!n)
+		return 0;
+	ttpu_error_set(err, TTPU_INPUT_ERROR, "missing input%s: %s", n > 1 ? "s" : "", names);
+	ttpu_error_at_buffer(err, prog->buffers[first].name);
+	return -TTPU_INPUT_ERROR;
+}
+
+int ttpu_run_ctx_init(struct ttpu_run_ctx *ctx, const struct ttpu_program *prog,
+		      const ttpu_inputs *in, struct ttpu_error *err)
+{
+	size_t total = 0;
+	char *base;
+	int ret;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->prog = prog;
+	if (in && ttpu_inputs_program(in) != prog)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				     "the inputs were made for another program");
+	ret = missing_inputs(prog, in, err);
+	if (ret)
+		return ret;
+
+	ctx->data = calloc(prog->nbuffers + 1, sizeof(*ctx->data));
+	ctx->version = calloc(prog->nbuffers + 1, sizeof(*ctx->version));
+	/* One block for every buffer, each 64-byte aligned; data[0] is its start. */
+	for (size_t i = 0; i < prog->nbuffers; i++)
+		total += (prog->buffers[i].count * elem_size(&prog->buffers[i]) + 63) & ~(size_t)63;
+	base = aligned_alloc(64, total ? total : 64);
+	if (!ctx->data || !ctx->version || !base) {
+		free(base);
+		ttpu_run_ctx_release(ctx);
+		return ttpu_error_nomem(err, "allocating the run's buffers");
+	}
+	ctx->data[0] = base;
+	for (size_t i = 0; i < prog->nbuffers; i++) {
+		const struct ttpu_buffer *b = &prog->buffers[i];
+		size_t bytes = b->count * elem_size(b);
+		const void *src = b->init;
+
+		ctx->data[i] = base;
+		base += (bytes + 63) & ~(size_t)63;
+		if (b->kind == TTPU_KIND_INPUT)
+			src = ttpu_inputs_values(in, (uint32_t)i);
+		if (src)
+			memcpy(ctx->data[i], src, bytes);
+		else
+			memset(ctx->data[i], 0, bytes);
+	}
+	return 0;
+}
+
+void ttpu_run_ctx_release(struct ttpu_run_ctx *ctx)
+{
+	if (ctx->data)
+		free(ctx->data[0]);
+	free(ctx->data);
+	free(ctx->version);
+	free(ctx->tmp);
+	ctx->data = NULL;
+	ctx->version = NULL;
+	ctx->tmp = NULL;
+}
+
+int ttpu_result_new(const struct ttpu_program *prog,
+		    const struct ttpu_run_ctx *ctx, const char *engine,
+		    const char *reason, ttpu_result **out,
+		    struct ttpu_error *err)
+{
+	struct ttpu_result *res = calloc(1, sizeof(*res));
+
+	if (!res)
+		goto oom;
+	res->outputs = calloc(prog->noutputs + 1, sizeof(*res->outputs));
+	res->pass_ids = malloc((prog->npasses + 1) * sizeof(*res->pass_ids));
+	if (!res->outputs || !res->pass_ids)
+		goto oom;
+	for (size_t i = 0; i < prog->noutputs; i++) {
+		const struct ttpu_buffer *b = &prog->buffers[prog->outputs[i]];
+		const void *d = ctx->data[prog->outputs[i]];
+		struct ttpu_result_output *o = &res->outputs[res->noutputs++];
+
+		o->name = strdup(b->name);
+		o->data = malloc((b->count ? b->count : 1) * sizeof(int32_t));
+		if (!o->name || !o->data)
+			goto oom;
+		o->rank = b->rank;
+		o->rows = b->rows;
+		o->cols = b->cols;
+		o->count = b->count;
+		if (b->dtype == TTPU_DTYPE_I32)
+			memcpy(o->data, d, b->count * sizeof(int32_t));
+		else
+			for (size_t e = 0; e < b->count; e++)
+				o->data[e] = ((const int8_t *)d)[e];
+	}
+	memcpy(res->pass_ids, prog->pass_ids, prog->npasses * sizeof(*res->pass_ids));
+	res->npasses = prog->npasses;
+	/* A run that succeeds executed every command once. */
+	res->host_ops = prog->measured.host_ops;
+	res->stats = ctx->stats;
+	snprintf(res->engine, sizeof(res->engine), "%s", engine);
+	snprintf(res->engine_reason, sizeof(res->engine_reason), "%s", reason);
+	*out = res;
+	return 0;
+oom:
+	ttpu_result_free(res);
+	return ttpu_error_nomem(err, "copying the result");
+}
+
+/* Per-run state of the chain application. */
+struct runner {
+	struct ttpu_run_ctx ctx;
+	ttpu_engine *eng;
+	const struct ttpu_plan *plan;
+	int32_t (*sums)[16];
+	uint32_t *prod_first;		/* by chain of the stage, or UINT32_MAX */
+	int32_t (*prod)[16];		/* per-link products for replays */
+	size_t prod_cap;
+};
+
+static bool sum_fits(const struct ttpu_run_ctx *ctx, const struct ttpu_chain *ch)
+{
+	uint8_t dtype = ctx->prog->buffers[ch->dst.buf].dtype;
+
+	return ttpu_host_window_maxabs(ctx, &ch->dst) +
+	       (int64_t)ch->nsteps * TTPU_PRODUCT_BOUND <= ttpu_dtype_max(dtype);
+}
+
+/*
+ * Products of the chains that may need a replay, taken while every buffer
+ * still holds its stage-start contents. A chain that follows another one
+ * on the same window cannot be judged before that one ran, so it is
+ * always prepared.
+ */
+static int prepare_replays(struct runner *rn, const struct ttpu_stage *st,
+			   struct ttpu_error *err)
+{
+	const struct ttpu_plan *plan = rn->plan;
+	size_t n = 0;
+
+	for (uint32_t k = 0; k < st->nchains; k++) {
+		const struct ttpu_chain *ch = &plan->chains[st->first_chain + k];
+		const struct ttpu_job *job = &plan->jobs[ch->job];
+
+		rn->prod_first[k] = UINT32_MAX;
+		if (!ch->follows && sum_fits(&rn->ctx, ch))
+			continue;
+		if (n + job->nlinks > rn->prod_cap) {
+			size_t cap = 2 * (n + job->nlinks);
+			void *q = realloc(rn->prod, cap * sizeof(*rn->prod));
+
+			if (!q)
+				return ttpu_error_nomem(err, "taking replay products");
+			rn->prod = q;
+			rn->prod_cap = cap;
+		}
+		rn->prod_first[k] = (uint32_t)n;
+		for (uint32_t l = 0; l < job->nlinks; l++) {
+			const struct ttpu_link *lk = &plan->links[job->first_link + l];
+
+			ttpu_link_product(rn->ctx.prog, rn->ctx.data, &lk->a, &lk->b,
+					  rn->prod[n++]);
+		}
+	}
+	return 0;
+}
+
+static const int32_t *tmp_of(const struct runner *rn, uint32_t slot)
+{
+	return rn->ctx.tmp + (size_t)rn->plan->tmp_index[slot] * TTPU_TILE_ELEMS;
+}
+
+static int apply_chain(struct runner *rn, const struct ttpu_stage *st, uint32_t k,
+		       struct ttpu_error *err)
+{
+	const struct ttpu_plan *plan = rn->plan;
+	const struct ttpu_chain *ch = &plan->chains[st->first_chain + k];
+	const struct ttpu_step *steps = &plan->steps[ch->first_step];
+	const struct ttpu_job *job = &plan->jobs[ch->job];
+	int ret;
+
+	if (rn->prod_first[k] == UINT32_MAX || sum_fits(&rn->ctx, ch)) {
+		int32_t total[16];
+
+		memcpy(total, rn->sums[ch->job - st->first_job], sizeof(total));
+		for (uint32_t s = 0; s < ch->nsteps; s++) {
+			if (steps[s].link != TTPU_NO_LINK)
+				continue;
+			const int32_t *t = tmp_of(rn, steps[s].slot);
+
+			for (int e = 0; e < TTPU_TILE_ELEMS; e++)
+				total[e] += t[e];
+		}
+		ttpu_host_acc_add_unchecked(&rn->ctx, &ch->dst, total);
+	} else {
+		for (uint32_t s = 0; s < ch->nsteps; s++) {
+			const int32_t *t = steps[s].link == TTPU_NO_LINK ?
+				tmp_of(rn, steps[s].slot) :
+				rn->prod[rn->prod_first[k] + steps[s].link - job->first_link];
+
+			ret = ttpu_host_acc_add(&rn->ctx, steps[s].acc_cmd, &ch->dst, t, err);
+			if (ret)
+				return ret;
+		}
+	}
+	return ttpu_host_epilogue(&rn->ctx, steps[ch->nsteps - 1].acc_cmd, &ch->dst,
+				  ch->bias, ch->relu, err);
+}
+
+static int run_matmul(struct runner *rn, const struct ttpu_stage *st,
+		      struct ttpu_error *err)
+{
+	const struct ttpu_plan *plan = rn->plan;
+	struct ttpu_error cerr;
+	long first_bad = -1;
+	int ret, bad = 0;
+
+	if (st->njobs) {
+		ret = rn->eng->ops->compute_stage(rn->eng, &rn->ctx, st, rn->sums, err);
+		if (ret)
+			return ret;
+	}
+	for (uint32_t i = 0; i < st->ndeferred; i++) {
+		const struct ttpu_deferred *d = &plan->deferred[st->first_deferred + i];
+
+		memcpy(rn->ctx.tmp + (size_t)plan->tmp_index[d->slot] * TTPU_TILE_ELEMS,
+		       rn->sums[d->job - st->first_job], sizeof(rn->sums[0]));
+	}
+	ret = prepare_replays(rn, st, err);
+	if (ret)
+		return ret;
+	/*
+	 * Chains write disjoint windows (or follow each other on the same
+	 * one), so each one fails exactly where one-by-one execution would
+	 * first fail in it; the run fails at the smallest such command. Chains
+	 * are in order of their first acc, so none after a failure can matter.
+	 */
+	for (uint32_t k = 0; k < st->nchains; k++) {
+		const struct ttpu_chain *ch = &plan->chains[st->first_chain + k];
+
+		if (bad && (long)plan->steps[ch->first_step].acc_cmd > first_bad)
+			break;
+		ret = apply_chain(rn, st, k, &cerr);
+		if (ret && (!bad || cerr.command < first_bad)) {
+			bad = ret;
+			first_bad = cerr.command;
+			if (err)
+				*err = cerr;
+		}
+	}
+	return bad;
+}
+
+int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
+	     const ttpu_inputs *in, ttpu_result **out, struct ttpu_error *err)
+{
+	struct runner rn = { .eng = eng };
+	uint64_t t0 = ttpu_now_ns();
+	bool began = false;
+	int ret;
+
+	if (!out)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_run: no result pointer");
+	*out = NULL;
+	if (!prog || !eng)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_run: no %s",
+				     prog ? "engine" : "program");
+	if (!prog->plan)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				     "ttpu_run: the program has no plan (not loaded by ttpu_program_load_*)");
+	rn.plan = prog->plan;
+	ret = ttpu_run_ctx_init(&rn.ctx, prog, in, err);
+	if (ret)
+		return ret;
+	rn.ctx.tmp = malloc((rn.plan->ntmp + 1) * TTPU_TILE_ELEMS * sizeof(int32_t));
+	rn.sums = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.sums));
+	rn.prod_first = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.prod_first));
+	if (!rn.ctx.tmp || !rn.sums || !rn.prod_first) {
+		ret = ttpu_error_nomem(err, "starting a run");
+		goto out;
+	}
+	if (eng->ops->run_begin) {
+		ret = eng->ops->run_begin(eng, &rn.ctx, err);
+		if (ret)
+			goto out;
+	}
+	began = true;
+	for (size_t i = 0; i < rn.plan->nstages && !ret; i++) {
+		const struct ttpu_stage *st = &rn.plan->stages[i];
+
+		if (st->kind == TTPU_STAGE_HOST)
+			ret = ttpu_host_command(&rn.ctx, st->first_cmd, err);
+		else
+			ret = run_matmul(&rn, st, err);
+	}
+	if (ret)
+		goto out;
+	rn.ctx.stats.passes = prog->npasses;
+	rn.ctx.stats.total_cycles = prog->npasses * TTPU_CYCLES_PER_PASS;
+	rn.ctx.stats.stages = rn.plan->nstages;
+	rn.ctx.stats.run_ns = ttpu_now_ns() - t0;
+	ret = ttpu_result_new(prog, &rn.ctx, eng->ops->name, eng->reason, out, err);
+out:
+	if (began && eng->ops->run_end)
+		eng->ops->run_end(eng, &rn.ctx);
+	ttpu_run_ctx_release(&rn.ctx);
+	free(rn.sums);
+	free(rn.prod_first);
+	free(rn.prod);
+	return ret;
+}
