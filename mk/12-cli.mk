@@ -21,24 +21,37 @@ $(CLI_TEST_OUT)/%: $(BUILD)/obj/$(CLI_TEST_DIR)/%.o
 	$(CC) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
 .SECONDARY: $(CLI_TEST_BINS:$(CLI_TEST_OUT)/%=$(BUILD)/obj/$(CLI_TEST_DIR)/%.o)
-.PHONY: cli-tests check-cli
+.PHONY: cli-tests check-cli check-cli-san cli-run
 cli-tests: $(CLI_TEST_BINS)
 
-check-cli: $(CLI_TEST_BINS) $(TTPU_RUN)
-	@mkdir -p $(RESULTS) $(BUILD)/tmp/cli
-	@log=$(RESULTS)/cli.log; : > $$log; status=0; \
-	for t in $(CLI_TEST_BINS); do \
+# CLI_BINS: the test binaries to run; CLI_SUITE: the suite's name.
+CLI_SUITE ?= cli
+CLI_BINS  ?= $(CLI_TEST_BINS)
+cli-run: $(CLI_BINS) $(TTPU_RUN)
+	@rm -rf $(BUILD)/tmp/$(CLI_SUITE); mkdir -p $(RESULTS) $(BUILD)/tmp/$(CLI_SUITE)
+	@log=$(RESULTS)/$(CLI_SUITE).log; : > $$log; status=0; \
+	for t in $(CLI_BINS); do \
 		echo "# $$t" >> $$log; \
 		TTPU_RUN=$(abspath $(TTPU_RUN)) TTPU_CLI_DATA=$(CLI_TEST_DIR)/data \
-		TMPDIR=$(abspath $(BUILD)/tmp/cli) $$t >> $$log 2>&1; rc=$$?; \
+		TMPDIR=$(abspath $(BUILD)/tmp/$(CLI_SUITE)) $(CLI_WRAP) $$t >> $$log 2>&1; rc=$$?; \
 		if [ $$rc -ne 0 ]; then \
 			echo "not ok 0 $$t exited with status $$rc" >> $$log; status=1; \
 		fi; \
 	done; \
-	grep -E '^not ok|# SKIP' $$log | sed 's/^/cli: /' || true; \
-	scripts/tally cli $$log $(RESULTS) || status=1; \
+	grep -E '^not ok|# SKIP' $$log | sed 's/^/$(CLI_SUITE): /' || true; \
+	scripts/tally $(CLI_SUITE) $$log $(RESULTS) || status=1; \
 	exit $$status
 
-CHECK_TARGETS += check-cli
+check-cli:
+	@$(MAKE) --no-print-directory cli-run
+
+# ttpu-run built with ASan+UBSan; the valgrind binary cannot run an ASan one.
+check-cli-san:
+	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/san \
+		RESULTS=$(abspath $(RESULTS)) cli-run CLI_SUITE=cli-san \
+		CLI_BINS=$(BUILD)/san/tests/cli/cli_test \
+		CLI_WRAP='env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1'
+
+CHECK_TARGETS += check-cli check-cli-san
 
 -include $(wildcard $(BUILD)/obj/$(CLI_TEST_DIR)/*.d)

@@ -732,6 +732,38 @@ TEST(stdout_closed_pipe)
 	cli_result_free(&r);
 }
 
+/* A response larger than the output buffer fails in the middle of it. */
+TEST(stdout_closed_pipe_large_response)
+{
+	size_t n = 600, i, len = 0;
+	struct cli_result r;
+	char *text = NULL, *dir, *path;
+	FILE *f = open_memstream(&text, &len);
+	int p[2];
+
+	ASSERT_NE(NULL, f);
+	fprintf(f, "{\"format\": \"ttpu\", \"version\": 1, \"tile\": 4, \"name\": \"big\",\n"
+		"\"buffers\": {\"X\": {\"dtype\": \"i32\", \"shape\": [%zu], \"kind\": \"const\", \"data\": [", n * n);
+	for (i = 0; i < n * n; i++)
+		fprintf(f, "%s%zu", i ? "," : "", 1000000 + i);
+	fprintf(f, "]}, \"Y\": {\"dtype\": \"i32\", \"shape\": [%zu], \"kind\": \"temp\"}},\n"
+		"\"inputs\": [], \"outputs\": [\"Y\"],\n"
+		"\"commands\": [{\"op\": \"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]}\n", n * n);
+	ASSERT_EQ(0, fclose(f));
+	path = tmp_file(_metadata, &dir, "big.json", text);
+	ASSERT_EQ(0, pipe(p));
+	close(p[0]);
+	ASSERT_EQ(0, cli_run_fd(NULL, &r, NULL, p[1],
+				(const char *const[]){ path, NULL }));
+	ASSERT_EQ(0, r.signal) TH_LOG("killed by signal %d", r.signal);
+	check_error_ex(_metadata, &r, "SystemError", 3, false);
+	ASSERT_NE(NULL, strstr(r.err, "Broken pipe")) TH_LOG("%s", r.err);
+	cli_result_free(&r);
+	free(path);
+	free(text);
+	cli_rmdir(dir);
+}
+
 /* ---- --check, --stats -------------------------------------------------- */
 
 TEST(check_program)
