@@ -409,6 +409,18 @@ int ttpu_loader_finish(struct ttpu_loader *L)
 				(long long)p->pass_ids[i]);
 		return ret;
 	}
+	/* Never NULL, even without passes: readers may memcpy zero items. */
+	if (!p->pass_ids) {
+		p->pass_ids = calloc(1, sizeof(*p->pass_ids));
+		p->pass_cmd = calloc(1, sizeof(*p->pass_cmd));
+		if (!p->pass_ids || !p->pass_cmd)
+			return ttpu_error_nomem(L->err, "building passes");
+	}
+	if (!p->cmds) {
+		p->cmds = calloc(1, sizeof(*p->cmds));
+		if (!p->cmds)
+			return ttpu_error_nomem(L->err, "building commands");
+	}
 	ret = build_buffers(L);
 	if (!ret)
 		ret = build_lists(L);
