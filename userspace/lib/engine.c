@@ -76,11 +76,8 @@ int ttpu_engine_open(enum ttpu_engine_choice choice, const char *device,
 		}
 	}
 	if (node) {
-		ret = ttpu_npukit_engine_open(node, out, err);
-		if (!ret)
-			snprintf((*out)->reason, sizeof((*out)->reason),
-				 "%s exists: NpuKit engine", node);
-		return ret;
+		/* The engine's own reason names the node and the IP it found. */
+		return ttpu_npukit_engine_open(node, out, err);
 	}
 	ret = ttpu_software_engine_open(out, err);
 	if (!ret)

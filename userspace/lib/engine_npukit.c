@@ -1,20 +1,638 @@
 // SPDX-License-Identifier: MIT
 /*
- * engine_npukit.c - the NpuKit engine (passes on /dev/npukit)
+ * engine_npukit.c - the NpuKit engine: plan jobs as 8x8 kicks on /dev/npukit
  *
- * Not written yet: until it is, asking for it is a clear DeviceError
- * rather than a silent fall-back to the CPU.
+ * A job (plan.h) is a 4x4 result summed over K-steps ("links"), each link
+ * one 4x4x4 product. An 8x8 kick is a 2x2 grid of 4x4 blocks:
+ *
+ *	C8[p][q] = A8[p][0] * B8[0][q] + A8[p][1] * B8[1][q]
+ *
+ * so one kick carries two K-steps of up to four jobs. A "group" names the
+ * job whose A windows feed block row p (row[p]) and the job whose B
+ * windows feed block column q (col[q]); kick t of the group loads links
+ * 2t and 2t+1 and the array accumulates over t on chip (CLEAR only on the
+ * first kick), so each group is read back once.
+ *
+ *  - quad: four jobs of a 2x2 output block of the compiler's tiling share
+ *    A rows and B columns: row = (X00, X10), col = (X00, X01), all four
+ *    blocks of C8 are results. 8 passes per kick.
+ *  - pair: any two jobs: row = col = (X, Y); C8[0][0] is X, C8[1][1] is Y,
+ *    the off-diagonal blocks are discarded. 4 passes per kick.
+ *  - single: row = col = (X, -); C8[0][0]. 2 passes per kick.
+ *
+ * Exactness: every job sum is bounded by TTPU_CHAIN_MAX_STEPS * 2^16 < 2^31
+ * (plan.h), so the on-chip int32 accumulators of result blocks never wrap;
+ * discarded blocks may wrap harmlessly. A group longer than one SUBMIT can
+ * carry is split into segments, each cleared and read back; the host adds
+ * the segments, which is exact for the same reason.
+ *
+ * All groups of a stage go into as few SUBMIT ioctls as the driver's
+ * max_kicks / max_results allow: one per dependency stage in practice.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npukit.h"
+
 #include "engine.h"
 #include "error.h"
-#include "run.h"
+
+#define NO_JOB UINT32_MAX
+/* Our own cap per SUBMIT: 16384 kicks is 2.2 MB of kicks per ioctl. */
+#define NPUKIT_ENGINE_MAX_KICKS 16384
+#define NPUKIT_DEFAULT_TIMEOUT_MS 60000
+
+struct npukit_engine {
+	int fd;
+	char path[256];
+	struct npukit_info info;
+	uint32_t max_kicks;
+	uint32_t max_results;
+	int64_t timeout_ns;
+};
+
+/* One read-back: where result blocks of C8 go. */
+struct npk_group {
+	uint32_t row[2];		/* job feeding A block row p */
+	uint32_t col[2];		/* job feeding B block column q */
+	uint32_t out[2][2];		/* job receiving C8 block (p, q) */
+	uint32_t nsteps;		/* links of the longest member */
+};
+
+/* A span of a group's kicks inside one SUBMIT, read back into a slot. */
+struct npk_segment {
+	uint32_t group;
+	uint32_t first_step;		/* first link index (even) */
+	uint32_t nsteps;
+	uint32_t slot;
+};
+
+struct npk_run {
+	struct npukit_kick *kicks;
+	size_t kicks_cap;
+	int32_t (*results)[NPUKIT_TILE_ELEMS];
+	size_t results_cap;
+	struct npk_group *groups;
+	size_t groups_cap;
+	struct npk_segment *segs;
+	size_t segs_cap;
+	struct npk_jobkey *keys;
+	size_t keys_cap;
+	uint8_t *taken;
+	size_t taken_cap;
+};
+
+struct npk_jobkey {
+	uint64_t ha;			/* hash of the job's A windows */
+	uint64_t hb;			/* hash of the job's B windows */
+	uint32_t job;			/* index within the stage */
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t hash_windows(const struct ttpu_plan *plan, const struct ttpu_job *job,
+			     int b_side)
+{
+	uint64_t h = mix(0x12345, job->nlinks);
+
+	for (uint32_t i = 0; i < job->nlinks; i++) {
+		const struct ttpu_link *l = &plan->links[job->first_link + i];
+		const struct ttpu_window *w = b_side ? &l->b : &l->a;
+
+		h = mix(h, ((uint64_t)w->buf << 32) ^ w->r);
+		h = mix(h, w->c);
+	}
+	return h;
+}
+
+static int same_windows(const struct ttpu_plan *plan, uint32_t j1, uint32_t j2,
+			int b_side)
+{
+	const struct ttpu_job *x = &plan->jobs[j1], *y = &plan->jobs[j2];
+
+	if (x->nlinks != y->nlinks)
+		return 0;
+	for (uint32_t i = 0; i < x->nlinks; i++) {
+		const struct ttpu_link *lx = &plan->links[x->first_link + i];
+		const struct ttpu_link *ly = &plan->links[y->first_link + i];
+		const struct ttpu_window *wx = b_side ? &lx->b : &lx->a;
+		const struct ttpu_window *wy = b_side ? &ly->b : &ly->a;
+
+		if (wx->buf != wy->buf || wx->r != wy->r || wx->c != wy->c)
+			return 0;
+	}
+	return 1;
+}
+
+static int cmp_ha(const void *p, const void *q)
+{
+	const struct npk_jobkey *x = p, *y = q;
+
+	if (x->ha != y->ha)
+		return x->ha < y->ha ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+static int cmp_hb(const void *p, const void *q)
+{
+	const struct npk_jobkey *x = p, *y = q;
+
+	if (x->hb != y->hb)
+		return x->hb < y->hb ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+static int cmp_hab(const void *p, const void *q)
+{
+	const struct npk_jobkey *x = p, *y = q;
+
+	if (x->ha != y->ha)
+		return x->ha < y->ha ? -1 : 1;
+	if (x->hb != y->hb)
+		return x->hb < y->hb ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* First untaken job after @self in the sorted run of keys equal under @cmp. */
+static uint32_t find_partner(const struct npk_jobkey *sorted, size_t n,
+			     const struct npk_jobkey *key,
+			     int (*cmp)(const void *, const void *),
+			     const uint8_t *taken, uint32_t self)
+{
+	struct npk_jobkey probe = *key;
+	size_t lo = 0, hi = n;
+
+	probe.job = 0;
+	while (lo < hi) {		/* lower bound of (hash, job 0) */
+		size_t mid = (lo + hi) / 2;
+
+		if (cmp(&sorted[mid], &probe) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	probe.job = UINT32_MAX;
+	for (; lo < n && cmp(&sorted[lo], &probe) < 0; lo++) {
+		uint32_t j = sorted[lo].job;
+
+		if (j != self && !taken[j])
+			return j;
+	}
+	return NO_JOB;
+}
+
+/*
+ * Group the stage's jobs: quads where the compiler's 2x2 tile structure
+ * exists (checked window by window, not trusted to hashes), then pairs of
+ * whatever is left, then at most one single.
+ */
+static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *st,
+			struct npk_run *r, size_t *ngroups)
+{
+	uint32_t n = st->njobs, pending = NO_JOB;
+	struct npk_jobkey *by_a, *by_b, *by_ab, *keys;
+	size_t ng = 0;
+
+	if (grow((void **)&r->keys, &r->keys_cap, 4 * (size_t)n, sizeof(*r->keys)) ||
+	    grow((void **)&r->taken, &r->taken_cap, n, 1) ||
+	    grow((void **)&r->groups, &r->groups_cap, n, sizeof(*r->groups)))
+		return -1;
+	by_a = r->keys;
+	by_b = r->keys + n;
+	by_ab = r->keys + 2 * (size_t)n;
+	keys = r->keys + 3 * (size_t)n;
+	for (uint32_t j = 0; j < n; j++) {
+		const struct ttpu_job *job = &plan->jobs[st->first_job + j];
+
+		keys[j].ha = hash_windows(plan, job, 0);
+		keys[j].hb = hash_windows(plan, job, 1);
+		keys[j].job = j;
+		/* A chain fed only by deferred passes has nothing to compute. */
+		r->taken[j] = job->nlinks == 0;
+	}
+	memcpy(by_a, keys, n * sizeof(*by_a));
+	memcpy(by_b, by_a, n * sizeof(*by_a));
+	memcpy(by_ab, by_a, n * sizeof(*by_a));
+	qsort(by_a, n, sizeof(*by_a), cmp_ha);
+	qsort(by_b, n, sizeof(*by_b), cmp_hb);
+	qsort(by_ab, n, sizeof(*by_ab), cmp_hab);
+
+	for (uint32_t x = 0; x < n; x++) {
+		const struct npk_jobkey *kx = &keys[x];
+		uint32_t y, z, w, fx = st->first_job;
+		struct npk_jobkey kw;
+		struct npk_group *g;
+
+		if (r->taken[x])
+			continue;
+		r->taken[x] = 1;
+		y = find_partner(by_a, n, kx, cmp_ha, r->taken, x);
+		z = find_partner(by_b, n, kx, cmp_hb, r->taken, x);
+		w = NO_JOB;
+		if (y != NO_JOB && z != NO_JOB && y != z) {
+			kw.ha = keys[z].ha;
+			kw.hb = keys[y].hb;
+			kw.job = 0;
+			r->taken[y] = r->taken[z] = 1;
+			w = find_partner(by_ab, n, &kw, cmp_hab, r->taken, NO_JOB);
+			r->taken[y] = r->taken[z] = 0;
+		}
+		if (w != NO_JOB &&
+		    same_windows(plan, fx + x, fx + y, 0) &&
+		    same_windows(plan, fx + x, fx + z, 1) &&
+		    same_windows(plan, fx + z, fx + w, 0) &&
+		    same_windows(plan, fx + y, fx + w, 1)) {
+			g = &r->groups[ng++];
+			g->row[0] = x;
+			g->row[1] = z;
+			g->col[0] = x;
+			g->col[1] = y;
+			g->out[0][0] = x;
+			g->out[0][1] = y;
+			g->out[1][0] = z;
+			g->out[1][1] = w;
+			g->nsteps = plan->jobs[fx + x].nlinks;
+			r->taken[y] = r->taken[z] = r->taken[w] = 1;
+			continue;
+		}
+		if (pending == NO_JOB) {
+			pending = x;
+			continue;
+		}
+		g = &r->groups[ng++];
+		g->row[0] = g->col[0] = g->out[0][0] = pending;
+		g->row[1] = g->col[1] = g->out[1][1] = x;
+		g->out[0][1] = g->out[1][0] = NO_JOB;
+		g->nsteps = plan->jobs[fx + pending].nlinks;
+		if (plan->jobs[fx + x].nlinks > g->nsteps)
+			g->nsteps = plan->jobs[fx + x].nlinks;
+		pending = NO_JOB;
+	}
+	if (pending != NO_JOB) {
+		struct npk_group *g = &r->groups[ng++];
+
+		g->row[0] = g->col[0] = g->out[0][0] = pending;
+		g->row[1] = g->col[1] = NO_JOB;
+		g->out[0][1] = g->out[1][0] = g->out[1][1] = NO_JOB;
+		g->nsteps = plan->jobs[st->first_job + pending].nlinks;
+	}
+	*ngroups = ng;
+	return 0;
+}
+
+/* Copy the 4x4 window @w (zero outside its buffer) into an 8x8 tile block. */
+static void gather_block(const struct ttpu_program *prog, void *const *data,
+			 const struct ttpu_window *w, int8_t *tile, int br, int bc)
+{
+	const struct ttpu_buffer *buf = &prog->buffers[w->buf];
+	const int8_t *src = data[w->buf];
+	uint64_t r0 = w->r, c0 = w->c;
+
+	for (int i = 0; i < 4; i++) {
+		int8_t *dst = tile + (br * 4 + i) * NPUKIT_TILE_N + bc * 4;
+		uint64_t r = r0 + i;
+
+		if (r >= buf->rows) {
+			memset(dst, 0, 4);
+			continue;
+		}
+		if (c0 + 4 <= buf->cols) {
+			memcpy(dst, src + r * buf->cols + c0, 4);
+			continue;
+		}
+		for (int k = 0; k < 4; k++)
+			dst[k] = c0 + k < buf->cols ? src[r * buf->cols + c0 + k] : 0;
+	}
+}
+
+static void zero_block(int8_t *tile, int br, int bc)
+{
+	for (int i = 0; i < 4; i++)
+		memset(tile + (br * 4 + i) * NPUKIT_TILE_N + bc * 4, 0, 4);
+}
+
+/* Link @step of stage-relative job @j, or NULL past its end / no job. */
+static const struct ttpu_link *job_link(const struct ttpu_plan *plan,
+					const struct ttpu_stage *st, uint32_t j,
+					uint32_t step)
+{
+	const struct ttpu_job *job;
+
+	if (j == NO_JOB)
+		return NULL;
+	job = &plan->jobs[st->first_job + j];
+	return step < job->nlinks ? &plan->links[job->first_link + step] : NULL;
+}
+
+static void fill_kick(const struct ttpu_program *prog, void *const *data,
+		      const struct ttpu_stage *st, const struct npk_group *g,
+		      uint32_t step, struct npukit_kick *k)
+{
+	const struct ttpu_plan *plan = prog->plan;
+
+	for (int h = 0; h < 2; h++) {		/* the kick's two K-steps */
+		for (int p = 0; p < 2; p++) {
+			const struct ttpu_link *l = job_link(plan, st, g->row[p], step + h);
+
+			if (l)
+				gather_block(prog, data, &l->a, k->a, p, h);
+			else
+				zero_block(k->a, p, h);
+		}
+		for (int q = 0; q < 2; q++) {
+			const struct ttpu_link *l = job_link(plan, st, g->col[q], step + h);
+
+			if (l)
+				gather_block(prog, data, &l->b, k->b, h, q);
+			else
+				zero_block(k->b, h, q);
+		}
+	}
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static const char *status_name(uint32_t status)
+{
+	switch (status) {
+	case NPUKIT_STATUS_OK: return "ok";
+	case NPUKIT_STATUS_TIMEOUT: return "timeout";
+	case NPUKIT_STATUS_DMA_ERROR: return "DMA error";
+	case NPUKIT_STATUS_DEVICE_HANG: return "device hang";
+	case NPUKIT_STATUS_INTERRUPTED: return "interrupted";
+	default: return "unknown status";
+	}
+}
+
+/* One SUBMIT; retried on EINTR/EAGAIN like libdrm's drmIoctl. */
+static int submit(struct npukit_engine *ne, struct ttpu_run_ctx *ctx,
+		  const struct ttpu_stage *st, size_t nkicks, size_t nslots,
+		  struct npk_run *r, struct ttpu_error *err)
+{
+	struct npukit_submit s;
+	int ret;
+
+	do {
+		memset(&s, 0, sizeof(s));
+		s.size = sizeof(s);
+		s.kicks_ptr = (uintptr_t)r->kicks;
+		s.results_ptr = (uintptr_t)r->results;
+		s.kick_count = nkicks;
+		s.kick_size = sizeof(struct npukit_kick);
+		s.result_count = nslots;
+		s.timeout_ns = now_ns() + ne->timeout_ns;
+		ret = ioctl(ne->fd, NPUKIT_IOCTL_SUBMIT, &s);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+
+	ctx->stats.ioctls++;
+	ctx->stats.kicks += s.kicks_done;
+	ctx->stats.mmio_reads += s.mmio_reads;
+	ctx->stats.mmio_writes += s.mmio_writes;
+	ctx->stats.dma_bytes += s.dma_bytes;
+	ctx->stats.device_ns += s.device_ns;
+	if (ret == 0)
+		return 0;
+	ret = errno;
+	ttpu_error_set(err, TTPU_DEVICE_ERROR,
+		       "%s: SUBMIT of %zu kicks (commands %u..%u) failed after %u kicks: %s (%s)",
+		       ne->path, nkicks, st->first_cmd, st->end_cmd - 1, s.kicks_done,
+		       strerror(ret), status_name(s.status));
+	ttpu_error_at_command(err, st->first_cmd, ttpu_op_names[TTPU_OP_PASS]);
+	if (err)
+		err->sys_errno = ret;
+	return -TTPU_DEVICE_ERROR;
+}
+
+/* Add the read-back blocks of every segment of this batch into the job sums. */
+static void collect(const struct npk_run *r, const struct npk_segment *segs,
+		    size_t nsegs, int32_t (*sums)[16])
+{
+	for (size_t s = 0; s < nsegs; s++) {
+		const struct npk_group *g = &r->groups[segs[s].group];
+		const int32_t *c = r->results[segs[s].slot];
+
+		for (int p = 0; p < 2; p++)
+			for (int q = 0; q < 2; q++) {
+				uint32_t j = g->out[p][q];
+
+				if (j == NO_JOB)
+					continue;
+				for (int i = 0; i < 4; i++)
+					for (int k = 0; k < 4; k++)
+						sums[j][i * 4 + k] +=
+							c[(p * 4 + i) * NPUKIT_TILE_N + q * 4 + k];
+			}
+	}
+}
+
+static int npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
+				const struct ttpu_stage *st, int32_t (*sums)[16],
+				struct ttpu_error *err)
+{
+	struct npukit_engine *ne = eng->priv;
+	struct npk_run *r = ctx->engine_scratch;
+	const struct ttpu_program *prog = ctx->prog;
+	size_t ngroups, nkicks = 0, nsegs = 0;
+	int ret;
+
+	memset(sums, 0, st->njobs * sizeof(*sums));
+	if (!st->njobs)
+		return 0;
+	if (build_groups(prog->plan, st, r, &ngroups))
+		goto nomem;
+	if (grow((void **)&r->kicks, &r->kicks_cap, ne->max_kicks, sizeof(*r->kicks)) ||
+	    grow((void **)&r->results, &r->results_cap, ne->max_results, sizeof(*r->results)) ||
+	    grow((void **)&r->segs, &r->segs_cap, ne->max_results, sizeof(*r->segs)))
+		goto nomem;
+
+	for (size_t gi = 0; gi < ngroups; gi++) {
+		const struct npk_group *g = &r->groups[gi];
+		uint32_t step = 0;
+
+		do {
+			uint32_t room = ne->max_kicks - nkicks;
+			uint32_t left = (g->nsteps - step + 1) / 2;
+			uint32_t take = left < room ? left : room;
+			struct npk_segment *seg;
+
+			if (!take || nsegs == ne->max_results) {
+				ret = submit(ne, ctx, st, nkicks, nsegs, r, err);
+				if (ret)
+					return ret;
+				collect(r, r->segs, nsegs, sums);
+				nkicks = nsegs = 0;
+				continue;
+			}
+			seg = &r->segs[nsegs];
+			seg->group = gi;
+			seg->first_step = step;
+			seg->slot = nsegs++;
+			for (uint32_t t = 0; t < take; t++, step += 2) {
+				struct npukit_kick *k = &r->kicks[nkicks++];
+
+				fill_kick(prog, ctx->data, st, g, step, k);
+				k->flags = t == 0 ? NPUKIT_KICK_CLEAR : 0;
+				k->c_slot = 0;
+			}
+			r->kicks[nkicks - 1].flags |= NPUKIT_KICK_READ_C;
+			r->kicks[nkicks - 1].c_slot = seg->slot;
+			seg->nsteps = take * 2;
+		} while (step < g->nsteps);
+	}
+	if (nkicks) {
+		ret = submit(ne, ctx, st, nkicks, nsegs, r, err);
+		if (ret)
+			return ret;
+		collect(r, r->segs, nsegs, sums);
+	}
+	return 0;
+
+nomem:
+	return ttpu_error_nomem(err, "planning NpuKit kicks");
+}
+
+static int npukit_run_begin(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
+			    struct ttpu_error *err)
+{
+	ctx->engine_scratch = calloc(1, sizeof(struct npk_run));
+	if (!ctx->engine_scratch)
+		return ttpu_error_nomem(err, "starting an NpuKit run");
+	return 0;
+}
+
+static void npukit_run_end(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx)
+{
+	struct npk_run *r = ctx->engine_scratch;
+
+	if (!r)
+		return;
+	free(r->kicks);
+	free(r->results);
+	free(r->groups);
+	free(r->segs);
+	free(r->keys);
+	free(r->taken);
+	free(r);
+	ctx->engine_scratch = NULL;
+}
+
+static void npukit_close(struct ttpu_engine *eng)
+{
+	struct npukit_engine *ne = eng->priv;
+
+	close(ne->fd);
+	free(ne);
+	free(eng);
+}
+
+static const struct ttpu_engine_ops npukit_ops = {
+	.name = "npukit",
+	.run_begin = npukit_run_begin,
+	.compute_stage = npukit_compute_stage,
+	.run_end = npukit_run_end,
+	.close = npukit_close,
+};
+
+static int device_error(struct ttpu_error *err, const char *path, int e, const char *what)
+{
+	ttpu_error_set(err, TTPU_DEVICE_ERROR, "%s: %s: %s", path, what, strerror(e));
+	if (err)
+		err->sys_errno = e;
+	return -TTPU_DEVICE_ERROR;
+}
 
 int ttpu_npukit_engine_open(const char *device, struct ttpu_engine **out,
 			    struct ttpu_error *err)
 {
-	*out = NULL;
-	ttpu_error_set(err, TTPU_DEVICE_ERROR,
-		      "%s: the NpuKit engine is not built into this libttpu-run yet",
-		      device ? device : "/dev/npukit0");
-	return -TTPU_DEVICE_ERROR;
+	struct npukit_engine *ne;
+	struct ttpu_engine *eng;
+	const char *env;
+	int ret;
+
+	ne = calloc(1, sizeof(*ne));
+	eng = calloc(1, sizeof(*eng));
+	if (!ne || !eng) {
+		free(ne);
+		free(eng);
+		return ttpu_error_nomem(err, "opening the NpuKit engine");
+	}
+	snprintf(ne->path, sizeof(ne->path), "%s", device ? device : "/dev/npukit0");
+	ne->fd = open(ne->path, O_RDWR | O_CLOEXEC);
+	if (ne->fd < 0) {
+		ret = device_error(err, ne->path, errno,
+				   errno == EACCES ? "cannot open (permission denied: see Documentation/npukit/driver.rst, device permissions)" :
+						     "cannot open");
+		goto fail;
+	}
+	ne->info.size = sizeof(ne->info);
+	if (ioctl(ne->fd, NPUKIT_IOCTL_GET_INFO, &ne->info)) {
+		ret = device_error(err, ne->path, errno, "GET_INFO failed (not an npukit device?)");
+		goto fail_close;
+	}
+	if (ne->info.uapi_version != NPUKIT_UAPI_VERSION || ne->info.array_n != NPUKIT_TILE_N ||
+	    ne->info.kick_size < sizeof(struct npukit_kick) || !ne->info.max_kicks ||
+	    !ne->info.max_results) {
+		ttpu_error_set(err, TTPU_DEVICE_ERROR,
+			       "%s: incompatible device: UAPI version %u (need %u), array %ux%u (need 8x8), max_kicks %u, max_results %u",
+			       ne->path, ne->info.uapi_version, NPUKIT_UAPI_VERSION,
+			       ne->info.array_n, ne->info.array_n, ne->info.max_kicks,
+			       ne->info.max_results);
+		ret = -TTPU_DEVICE_ERROR;
+		goto fail_close;
+	}
+	ne->max_kicks = ne->info.max_kicks < NPUKIT_ENGINE_MAX_KICKS ?
+			ne->info.max_kicks : NPUKIT_ENGINE_MAX_KICKS;
+	ne->max_results = ne->info.max_results;
+	env = getenv("TTPU_NPUKIT_TIMEOUT_MS");
+	ne->timeout_ns = (int64_t)(env && atol(env) > 0 ? atol(env) : NPUKIT_DEFAULT_TIMEOUT_MS) *
+			 1000000;
+	eng->ops = &npukit_ops;
+	eng->priv = ne;
+	snprintf(eng->reason, sizeof(eng->reason), "%.96s: NpuKit IP %#x (%s)", ne->path,
+		 ne->info.ip_version,
+		 ne->info.backend == NPUKIT_BACKEND_SIMULATED ? "simulated" : "hardware");
+	*out = eng;
+	return 0;
+
+fail_close:
+	close(ne->fd);
+fail:
+	free(ne);
+	free(eng);
+	return ret;
 }
