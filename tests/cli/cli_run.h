@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,6 +44,7 @@ struct cli_result {
  */
 struct cli_runner {
 	bool valgrind;
+	long fsize_limit;		/* > 0: RLIMIT_FSIZE of the run, bytes */
 	char vg_log[256];
 };
 
@@ -329,6 +331,13 @@ static inline int cli_run_fd(struct cli_runner *runner, struct cli_result *r,
 		return -1;
 	if (pid == 0) {
 		signal(SIGPIPE, SIG_DFL);	/* as from a shell */
+		signal(SIGXFSZ, SIG_DFL);
+		if (runner && runner->fsize_limit > 0) {
+			struct rlimit rl = { .rlim_cur = (rlim_t)runner->fsize_limit,
+					     .rlim_max = (rlim_t)runner->fsize_limit };
+
+			setrlimit(RLIMIT_FSIZE, &rl);
+		}
 		dup2(in, 0);
 		dup2(stdout_fd >= 0 ? stdout_fd : out, 1);
 		dup2(err, 2);

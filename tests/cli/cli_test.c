@@ -732,25 +732,34 @@ TEST(stdout_closed_pipe)
 	cli_result_free(&r);
 }
 
-/* A response larger than the output buffer fails in the middle of it. */
-TEST(stdout_closed_pipe_large_response)
+/* A program whose response (600 x 600 i32) is larger than any buffer. */
+static char *big_program(struct __test_metadata *_metadata, char **dir)
 {
-	size_t n = 600, i, len = 0;
-	struct cli_result r;
-	char *text = NULL, *dir, *path;
+	size_t n = 600 * 600, i, len = 0;
+	char *text = NULL, *path;
 	FILE *f = open_memstream(&text, &len);
-	int p[2];
 
 	ASSERT_NE(NULL, f);
 	fprintf(f, "{\"format\": \"ttpu\", \"version\": 1, \"tile\": 4, \"name\": \"big\",\n"
-		"\"buffers\": {\"X\": {\"dtype\": \"i32\", \"shape\": [%zu], \"kind\": \"const\", \"data\": [", n * n);
-	for (i = 0; i < n * n; i++)
+		"\"buffers\": {\"X\": {\"dtype\": \"i32\", \"shape\": [%zu], \"kind\": \"const\", \"data\": [", n);
+	for (i = 0; i < n; i++)
 		fprintf(f, "%s%zu", i ? "," : "", 1000000 + i);
 	fprintf(f, "]}, \"Y\": {\"dtype\": \"i32\", \"shape\": [%zu], \"kind\": \"temp\"}},\n"
 		"\"inputs\": [], \"outputs\": [\"Y\"],\n"
-		"\"commands\": [{\"op\": \"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]}\n", n * n);
+		"\"commands\": [{\"op\": \"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]}\n", n);
 	ASSERT_EQ(0, fclose(f));
-	path = tmp_file(_metadata, &dir, "big.json", text);
+	path = tmp_file(_metadata, dir, "big.json", text);
+	free(text);
+	return path;
+}
+
+/* The response fails in the middle: the library's writes see EPIPE. */
+TEST(stdout_closed_pipe_large_response)
+{
+	struct cli_result r;
+	char *dir, *path = big_program(_metadata, &dir);
+	int p[2];
+
 	ASSERT_EQ(0, pipe(p));
 	close(p[0]);
 	ASSERT_EQ(0, cli_run_fd(NULL, &r, NULL, p[1],
@@ -760,8 +769,67 @@ TEST(stdout_closed_pipe_large_response)
 	ASSERT_NE(NULL, strstr(r.err, "Broken pipe")) TH_LOG("%s", r.err);
 	cli_result_free(&r);
 	free(path);
-	free(text);
 	cli_rmdir(dir);
+}
+
+/*
+ * OUT cannot be written in full (a file size limit, as a full disk would):
+ * a SystemError, the old OUT intact, no temporary file left.
+ */
+TEST(output_file_write_error_keeps_old)
+{
+	struct cli_runner runner = { .fsize_limit = 256 * 1024 };
+	char *dir, *path = big_program(_metadata, &dir), *out, *text, *names;
+	struct cli_result r;
+
+	out = cli_path(dir, "out.json");
+	ASSERT_EQ(0, cli_spit(out, "old\n", 4));
+	ASSERT_EQ(0, cli_run_fd(&runner, &r, NULL, -1,
+				(const char *const[]){ path, "-o", out, NULL }));
+	ASSERT_EQ(0, r.signal) TH_LOG("killed by signal %d", r.signal);
+	check_error(_metadata, &r, "SystemError", 3);
+	ASSERT_NE(NULL, strstr(r.err, "File too large")) TH_LOG("%s", r.err);
+	text = cli_slurp(out, NULL);
+	ASSERT_STREQ("old\n", text);
+	names = cli_listdir(dir);
+	ASSERT_TRUE(!strcmp(names, "out.json big.json ") || !strcmp(names, "big.json out.json "))
+		TH_LOG("files left: %s", names);
+	free(names);
+	free(text);
+	free(out);
+	free(path);
+	cli_result_free(&r);
+	cli_rmdir(dir);
+}
+
+/* The same without an old OUT: none appears. */
+TEST(output_file_write_error_no_file)
+{
+	struct cli_runner runner = { .fsize_limit = 256 * 1024 };
+	char *dir, *path = big_program(_metadata, &dir), *out, *names;
+	struct cli_result r;
+
+	out = cli_path(dir, "out.json");
+	ASSERT_EQ(0, cli_run_fd(&runner, &r, NULL, -1,
+				(const char *const[]){ path, "-o", out, NULL }));
+	check_error(_metadata, &r, "SystemError", 3);
+	names = cli_listdir(dir);
+	ASSERT_STREQ("big.json ", names);
+	free(names);
+	free(out);
+	free(path);
+	cli_result_free(&r);
+	cli_rmdir(dir);
+}
+
+TEST(usage_flag_with_argument)
+{
+	struct cli_result r;
+
+	RUN_CLI(&r, NULL, "--check=yes", cli_data("noinputs.json"));
+	check_error(_metadata, &r, "UsageError", 2);
+	ASSERT_NE(NULL, strstr(r.err, "'--check' takes no argument")) TH_LOG("%s", r.err);
+	cli_result_free(&r);
 }
 
 /* ---- --check, --stats -------------------------------------------------- */

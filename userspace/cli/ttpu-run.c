@@ -94,6 +94,26 @@ static int parse_engine(const char *name, enum ttpu_engine_choice *out,
 }
 
 /*
+ * getopt_long() said '?' about @arg: an unknown option, or a known long
+ * option given "=value" although it takes none (then optopt is its letter).
+ */
+static int usage_bad_option(const char *arg, struct ttpu_error *err)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (strncmp(arg, "--", 2) != 0)
+		return cli_error(err, TTPU_USAGE_ERROR,
+				 "unknown option '-%c' (see " CLI_NAME " --help)",
+				 optopt ? optopt : '?');
+	if (optopt && eq)
+		return cli_error(err, TTPU_USAGE_ERROR,
+				 "option '%.*s' takes no argument (see " CLI_NAME " --help)",
+				 (int)(eq - arg), arg);
+	return cli_error(err, TTPU_USAGE_ERROR,
+			 "unknown option '%s' (see " CLI_NAME " --help)", arg);
+}
+
+/*
  * Returns 0 to go on, 1 when --help or --version was handled, or a
  * negative error kind.
  */
@@ -138,13 +158,7 @@ static int parse_args(struct cli *c, int argc, char **argv,
 					 "option '%s' needs an argument (see " CLI_NAME " --help)",
 					 argv[optind - 1]);
 		default:
-			if (optopt)
-				return cli_error(err, TTPU_USAGE_ERROR,
-						 "unknown option '-%c' (see " CLI_NAME " --help)",
-						 optopt);
-			return cli_error(err, TTPU_USAGE_ERROR,
-					 "unknown option '%s' (see " CLI_NAME " --help)",
-					 argv[optind - 1]);
+			return usage_bad_option(argv[optind - 1], err);
 		}
 	}
 	if (help) {
@@ -304,8 +318,12 @@ int main(int argc, char **argv)
 	struct ttpu_error err;
 	int ret;
 
-	/* A reader that went away is an I/O error (EPIPE), not a crash. */
+	/*
+	 * A reader that went away (EPIPE) or a file size limit (EFBIG) is an
+	 * I/O error to report, not a reason to die half-way through OUT.
+	 */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	cli_sink_setup_stdout();
 
 	ret = parse_args(&c, argc, argv, &err);
