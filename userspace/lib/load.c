@@ -626,12 +626,20 @@ static int check_buffer(struct ttpu_loader *L, const char *base,
 	 */
 	if (b->dims[0] > TTPU_MAX_TOTAL_ELEMENTS || b->dims[1] > TTPU_MAX_TOTAL_ELEMENTS ||
 	    (count = b->dims[0] * b->dims[1]) > TTPU_MAX_TOTAL_ELEMENTS - L->total_elements)
+	{
+		char shape[48];
+
+		if (b->rank == 1)
+			ttpu_js_path(shape, sizeof(shape), "[%llu]",
+				     (unsigned long long)b->dims[1]);
+		else
+			ttpu_js_path(shape, sizeof(shape), "[%llu, %llu]",
+				     (unsigned long long)b->dims[0],
+				     (unsigned long long)b->dims[1]);
 		return ttpu_js_error_at(L->js, b->offset, path,
-					"shape [%llu%s%llu] is too large: all buffers together may hold at most %llu elements",
-					(unsigned long long)(b->rank == 1 ? b->dims[1] : b->dims[0]),
-					b->rank == 1 ? "" : ", ",
-					(unsigned long long)(b->rank == 1 ? 0 : b->dims[1]),
-					(unsigned long long)TTPU_MAX_TOTAL_ELEMENTS);
+					"shape %s is too large: all buffers together may hold at most %llu elements",
+					shape, (unsigned long long)TTPU_MAX_TOTAL_ELEMENTS);
+	}
 	L->total_elements += count;
 	ttpu_js_path(path, sizeof(path), "%s.data", base);
 	if (b->kind == TTPU_KIND_CONST && !b->has_data)
