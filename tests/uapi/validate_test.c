@@ -162,12 +162,14 @@ VTEST(first_kick_without_clear)
 	test_err_submit(EINVAL, self->fd, &self->s);
 }
 
+/* A slot beyond the results array: -EOVERFLOW, as ethosu reports a job
+ * reaching outside its buffers (and as Documentation/npukit documents). */
 VTEST(c_slot_out_of_range)
 {
 	self->k[1].c_slot = NRES;
-	test_err_submit(EINVAL, self->fd, &self->s);
+	test_err_submit(EOVERFLOW, self->fd, &self->s);
 	self->k[1].c_slot = UINT32_MAX;
-	test_err_submit(EINVAL, self->fd, &self->s);
+	test_err_submit(EOVERFLOW, self->fd, &self->s);
 }
 
 VTEST(c_slot_without_read)
@@ -180,7 +182,7 @@ VTEST(c_slot_without_read)
 VTEST(read_with_zero_results)
 {
 	self->s.result_count = 0;
-	test_err_submit(EINVAL, self->fd, &self->s);
+	test_err_submit(EOVERFLOW, self->fd, &self->s);
 }
 
 VTEST(kick_count_zero)
@@ -205,14 +207,54 @@ VTEST(result_count_too_large)
 	test_err_submit(EINVAL, self->fd, &self->s);
 }
 
+/* Smaller than the driver's kick, not a multiple of 8, or absurd. */
 VTEST(kick_size_wrong)
 {
 	self->s.kick_size = 0;
 	test_err_submit(EINVAL, self->fd, &self->s);
-	self->s.kick_size = sizeof(struct npukit_kick) - 4;
+	self->s.kick_size = sizeof(struct npukit_kick) - 8;
 	test_err_submit(EINVAL, self->fd, &self->s);
 	self->s.kick_size = sizeof(struct npukit_kick) + 4;
 	test_err_submit(EINVAL, self->fd, &self->s);
+	self->s.kick_size = 1U << 20;
+	test_err_submit(EINVAL, self->fd, &self->s);
+}
+
+/* A newer userspace's larger kick: accepted when its tail is zero. */
+struct wide_kick {
+	struct npukit_kick k;
+	uint64_t tail;
+};
+
+static void widen(const struct npukit_kick *k, struct wide_kick *w, int n)
+{
+	memset(w, 0, sizeof(*w) * n);
+	for (int i = 0; i < n; i++)
+		w[i].k = k[i];
+}
+
+VTEST(kick_size_larger_zero_tail)
+{
+	struct wide_kick w[NKICKS];
+	npu_ctile want[NRES];
+
+	widen(self->k, w, NKICKS);
+	npu_ref_batch(self->k, NKICKS, want);
+	self->s.kicks_ptr = (uintptr_t)w;
+	self->s.kick_size = sizeof(w[0]);
+	test_submit(self->fd, &self->s);
+	ASSERT_EQ(0, memcmp(want, self->res, sizeof(want)));
+}
+
+VTEST(kick_size_larger_nonzero_tail)
+{
+	struct wide_kick w[NKICKS];
+
+	widen(self->k, w, NKICKS);
+	w[NKICKS - 1].tail = 1;
+	self->s.kicks_ptr = (uintptr_t)w;
+	self->s.kick_size = sizeof(w[0]);
+	test_err_submit(E2BIG, self->fd, &self->s);
 }
 
 VTEST(size_too_small)
@@ -245,6 +287,29 @@ VTEST(size_larger_zero_tail)
 	test_submit(self->fd, &big);
 	ASSERT_EQ(NKICKS, big.s.kicks_done);
 	ASSERT_EQ(0, big.tail);
+}
+
+/*
+ * An older userspace's smaller struct (without device_ns): accepted, and
+ * the Out fields it does not know are not written past its size.
+ */
+VTEST(size_smaller_out_clipped)
+{
+	const size_t old = offsetof(struct npukit_submit, device_ns);
+	struct {
+		struct npukit_submit s;
+		uint64_t canary;
+	} buf;
+
+	memcpy(&buf.s, &self->s, sizeof(buf.s));
+	buf.s.size = old;
+	memset((char *)&buf + old, 0xA5, sizeof(buf) - old);
+	test_submit(self->fd, &buf);
+	ASSERT_EQ(NKICKS, buf.s.kicks_done);
+	for (size_t b = old; b < sizeof(buf); b++) {
+		ASSERT_EQ(0xA5, ((unsigned char *)&buf)[b])
+			TH_LOG("byte %zu written past size %zu", b, old);
+	}
 }
 
 VTEST(submit_arg_null)
