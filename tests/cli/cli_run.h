@@ -45,6 +45,7 @@ struct cli_result {
 struct cli_runner {
 	bool valgrind;
 	long fsize_limit;		/* > 0: RLIMIT_FSIZE of the run, bytes */
+	int kill_after_ms;		/* > 0: SIGTERM the run after this long */
 	char vg_log[256];
 };
 
@@ -347,6 +348,10 @@ static inline int cli_run_fd(struct cli_runner *runner, struct cli_result *r,
 	}
 	if (stdout_fd >= 0)
 		close(stdout_fd);
+	if (runner && runner->kill_after_ms > 0) {
+		usleep((useconds_t)runner->kill_after_ms * 1000);
+		kill(pid, SIGTERM);
+	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFEXITED(status)) {

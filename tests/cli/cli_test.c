@@ -822,6 +822,35 @@ TEST(output_file_write_error_no_file)
 	cli_rmdir(dir);
 }
 
+/*
+ * Killed while OUT is being prepared (the sink opens before the program is
+ * parsed, which takes a while here): the temporary file goes too.
+ */
+TEST(output_file_none_after_sigterm)
+{
+	struct cli_runner runner = { .kill_after_ms = 30 };
+	char *dir, *path = big_program(_metadata, &dir), *out, *names;
+	struct cli_result r;
+
+	out = cli_path(dir, "out.json");
+	ASSERT_EQ(0, cli_run_fd(&runner, &r, NULL, -1,
+				(const char *const[]){ path, "-o", out, NULL }));
+	names = cli_listdir(dir);
+	if (r.status == 0)
+		TH_LOG("finished within %d ms: nothing to check", runner.kill_after_ms);
+	else
+		ASSERT_EQ(SIGTERM, r.signal);
+	ASSERT_TRUE(!strcmp(names, "big.json ") ||
+		    (r.status == 0 && (!strcmp(names, "big.json out.json ") ||
+				       !strcmp(names, "out.json big.json "))))
+		TH_LOG("files left: %s", names);
+	free(names);
+	free(out);
+	free(path);
+	cli_result_free(&r);
+	cli_rmdir(dir);
+}
+
 TEST(usage_flag_with_argument)
 {
 	struct cli_result r;

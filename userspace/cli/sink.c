@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +21,35 @@
 #define SINK_BUFFER_SIZE (1024 * 1024)
 
 static char stdout_buffer[SINK_BUFFER_SIZE];
+
+/* The temporary file to remove if a signal ends the process first. */
+static char *volatile sink_doomed;
+static const int sink_fatal_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+
+static void sink_on_signal(int sig)
+{
+	char *tmp = sink_doomed;
+
+	if (tmp)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void sink_guard(char *tmp_path)
+{
+	struct sigaction sa = { .sa_handler = sink_on_signal };
+	size_t i;
+
+	sink_doomed = tmp_path;
+	if (!tmp_path)
+		return;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sink_fatal_signals) / sizeof(sink_fatal_signals[0]); i++)
+		sigaddset(&sa.sa_mask, sink_fatal_signals[i]);
+	for (i = 0; i < sizeof(sink_fatal_signals) / sizeof(sink_fatal_signals[0]); i++)
+		sigaction(sink_fatal_signals[i], &sa, NULL);
+}
 
 void cli_sink_setup_stdout(void)
 {
@@ -65,6 +95,8 @@ int cli_sink_open(struct cli_sink *sink, const char *path,
 	sink->tmp_path = sink_tmp_template(path);
 	if (!sink->tmp_path)
 		return cli_error_sys(err, ENOMEM, "cannot write %s", path);
+	/* Guarded before it exists: a signal in between finds no file. */
+	sink_guard(sink->tmp_path);
 	fd = mkostemp(sink->tmp_path, O_CLOEXEC);
 	if (fd < 0) {
 		ret = cli_error_sys(err, errno, "cannot create a temporary file for %s",
@@ -94,6 +126,7 @@ int cli_sink_open(struct cli_sink *sink, const char *path,
 err_unlink:
 	unlink(sink->tmp_path);
 err_free:
+	sink_guard(NULL);
 	free(sink->tmp_path);
 	sink->tmp_path = NULL;
 	return ret;
@@ -101,6 +134,7 @@ err_free:
 
 static void sink_release(struct cli_sink *sink)
 {
+	sink_guard(NULL);
 	free(sink->tmp_path);
 	free(sink->buf);
 	sink->tmp_path = NULL;
