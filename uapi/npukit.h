@@ -77,9 +77,9 @@ struct npukit_info {
 
 /* Flags of struct npukit_kick */
 /** NPUKIT_KICK_CLEAR - zero the accumulators before this run (C = A * B) */
-#define NPUKIT_KICK_CLEAR		(1U << 0)
+#define NPUKIT_KICK_CLEAR		0x1U
 /** NPUKIT_KICK_READ_C - after this run, copy C into results[@c_slot] */
-#define NPUKIT_KICK_READ_C		(1U << 1)
+#define NPUKIT_KICK_READ_C		0x2U
 #define NPUKIT_KICK_FLAGS_ALL		(NPUKIT_KICK_CLEAR | NPUKIT_KICK_READ_C)
 
 /**

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npukit_debugfs.c - counters and the simulator's fault knobs
+ *
+ * /sys/kernel/debug/npukit/npukitN/stats      counters, "name value" lines
+ * /sys/kernel/debug/npukit/npukitN/dma_error  simulated instances only:
+ * /sys/kernel/debug/npukit/npukitN/hang       the fault knobs, see
+ * /sys/kernel/debug/npukit/npukitN/slow       npukit_sim_debugfs()
+ *
+ * Copyright (C) 2026 The npukit authors
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "npukit_dev.h"
+
+static struct dentry *npukit_debugfs_root;
+
+static int npukit_stats_show(struct seq_file *m, void *unused)
+{
+	struct npukit_device *nd = m->private;
+	const struct npukit_stats *s = &nd->stats;
+	struct npukit_sim_counters sc;
+
+	mutex_lock(&nd->lock);
+	seq_printf(m, "backend %s\n", nd->sim ? "simulated" : "hardware");
+	seq_printf(m, "batches %llu\n", s->batches);
+	seq_printf(m, "kicks %llu\n", s->kicks);
+	seq_printf(m, "readbacks %llu\n", s->readbacks);
+	seq_printf(m, "dma_bytes %llu\n", s->dma_bytes);
+	seq_printf(m, "errors %llu\n", s->errors);
+	seq_printf(m, "timeouts %llu\n", s->timeouts);
+	seq_printf(m, "dma_errors %llu\n", s->dma_errors);
+	seq_printf(m, "hangs %llu\n", s->hangs);
+	seq_printf(m, "interrupted %llu\n", s->interrupted);
+	seq_printf(m, "mmio_reads %llu\n", nd->io.reads);
+	seq_printf(m, "mmio_writes %llu\n", nd->io.writes);
+	seq_printf(m, "device_ns %llu\n", s->device_ns);
+	seq_printf(m, "wait_load_ns %u\n", nd->hw.est_load.ns);
+	seq_printf(m, "wait_gemm_ns %u\n", nd->hw.est_gemm.ns);
+	seq_printf(m, "wait_tx_ns %u\n", nd->hw.est_tx.ns);
+	if (nd->sim && !nd->gone) {
+		npukit_sim_counters(nd->sim, &sc);
+		seq_printf(m, "sim_now_ns %llu\n", npukit_sim_now(nd->sim));
+		seq_printf(m, "sim_gemm_runs %llu\n", sc.gemm_runs);
+		seq_printf(m, "sim_gemm_ns %llu\n", sc.gemm_ns);
+		seq_printf(m, "sim_dma_bytes %llu\n", sc.dma_bytes);
+		seq_printf(m, "sim_dropped_writes %llu\n", sc.dropped);
+	}
+	mutex_unlock(&nd->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(npukit_stats);
+
+/**
+ * npukit_debugfs_add - the instance's debugfs directory
+ * @nd: the device
+ */
+void npukit_debugfs_add(struct npukit_device *nd)
+{
+	nd->debugfs = debugfs_create_dir(nd->name, npukit_debugfs_root);
+	debugfs_create_file("stats", 0444, nd->debugfs, nd, &npukit_stats_fops);
+	if (nd->sim)
+		npukit_sim_debugfs(nd->sim, nd->debugfs);
+}
+
+/**
+ * npukit_debugfs_remove - remove it; waits for readers to finish
+ * @nd: the device
+ */
+void npukit_debugfs_remove(struct npukit_device *nd)
+{
+	debugfs_remove_recursive(nd->debugfs);
+	nd->debugfs = NULL;
+}
+
+/** npukit_debugfs_init - /sys/kernel/debug/npukit */
+void npukit_debugfs_init(void)
+{
+	npukit_debugfs_root = debugfs_create_dir("npukit", NULL);
+}
+
+/** npukit_debugfs_exit - remove /sys/kernel/debug/npukit */
+void npukit_debugfs_exit(void)
+{
+	debugfs_remove_recursive(npukit_debugfs_root);
+}

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npukit_dev.h - NpuKit driver internals shared by its files
+ *
+ * Every register access goes through the four accessors below. They count
+ * the accesses, keep the posted-write bookkeeping that the protocol uses to
+ * know when a status read can be trusted, and send the access either to
+ * the MMIO mapping or, on a simulated instance, to the register-level
+ * model in npukit_sim.c, so the very same protocol code runs against both.
+ *
+ * Copyright (C) 2026 The npukit authors
+ */
+#ifndef _NPUKIT_DEV_H
+#define _NPUKIT_DEV_H
+
+#include <linux/delay.h>
+#include <linux/io.h>
+#include <linux/kref.h>
+#include <linux/ktime.h>
+#include <linux/miscdevice.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include <uapi/npukit.h>
+
+#include "npukit_regs.h"
+#include "npukit_sim.h"
+
+struct dentry;
+
+/* Limits of one SUBMIT, reported by GET_INFO */
+#define NPUKIT_MAX_KICKS	65536
+#define NPUKIT_MAX_RESULTS	4096
+#define NPUKIT_KICK_SIZE_MAX	4096
+
+/*
+ * Kicks are staged and run in chunks: one copy from userspace, one cache
+ * flush and one copy-out of results per chunk, and a bounded amount of
+ * kernel memory whatever the batch size.
+ */
+#define NPUKIT_CHUNK_KICKS	64
+#define NPUKIT_AB_BYTES		128	/* A||B: the first 128 bytes of a kick */
+#define NPUKIT_TX_BYTES		(NPUKIT_CHUNK_KICKS * NPUKIT_AB_BYTES)
+/* One C tile per kick of a chunk, plus a scratch tile to drain the NPU */
+#define NPUKIT_RX_SCRATCH	NPUKIT_CHUNK_KICKS
+#define NPUKIT_RX_BYTES		((NPUKIT_CHUNK_KICKS + 1) * NPUKIT_C_BYTES)
+
+/**
+ * struct npukit_io - register access accounting
+ * @reads: register reads since probe
+ * @writes: register writes since probe
+ * @wseq: sequence number of the latest write (writes count from 1)
+ * @last_issue: @wseq when the latest read was issued
+ * @trusted: every write with a sequence number up to this has reached its
+ *	slave before the latest read sampled it
+ *
+ * AXI reads and writes travel on independent channels and the GP port
+ * posts writes, so a read issued right after a write can overtake it and
+ * return state from before the write (hardware.md 8.1). A read that
+ * completed has, however, pushed every write issued before it to the
+ * slaves; so a read is trusted for all writes issued before the
+ * previous read was issued.
+ */
+struct npukit_io {
+	u64 reads;
+	u64 writes;
+	u64 wseq;
+	u64 last_issue;
+	u64 trusted;
+};
+
+/**
+ * struct npukit_wait_est - adaptive delay before polling one kind of event
+ * @ns: time from the triggering write to the first poll that tends to
+ *	succeed. Polling earlier only spends 0.25 us bus round trips.
+ */
+struct npukit_wait_est {
+	u32 ns;
+};
+
+/**
+ * struct npukit_hw_state - protocol state kept across chunks of a batch
+ * @est_load: START of kick n to the tile of kick n+1 having landed
+ * @est_gemm: START to GEMM_DONE
+ * @est_tx: TX_ARM to S2MM idle
+ * @run_pending: a START was issued whose GEMM_DONE is not confirmed yet
+ * @start_seq: write sequence number of that START
+ * @t_start: device time of that START
+ * @tx_pending: TX_ARM issued and the C stream not confirmed complete
+ * @load_pending: a tile load is programmed and not confirmed landed
+ */
+struct npukit_hw_state {
+	struct npukit_wait_est est_load;
+	struct npukit_wait_est est_gemm;
+	struct npukit_wait_est est_tx;
+	bool run_pending;
+	u64 start_seq;
+	u64 t_start;
+	bool tx_pending;
+	bool load_pending;
+};
+
+/**
+ * struct npukit_stats - per-device counters (debugfs "stats")
+ * @batches: SUBMITs that ran
+ * @kicks: kicks completed
+ * @readbacks: C tiles read back
+ * @dma_bytes: bytes moved by the AXI DMA
+ * @errors: batches that failed for any reason
+ * @timeouts: batches that hit their deadline
+ * @dma_errors: batches stopped by an AXI DMA error
+ * @hangs: batches stopped because the device made no progress
+ * @interrupted: batches stopped by a fatal signal
+ * @device_ns: device time of all batches (modelled when simulated)
+ */
+struct npukit_stats {
+	u64 batches;
+	u64 kicks;
+	u64 readbacks;
+	u64 dma_bytes;
+	u64 errors;
+	u64 timeouts;
+	u64 dma_errors;
+	u64 hangs;
+	u64 interrupted;
+	u64 device_ns;
+};
+
+/**
+ * struct npukit_batch - one SUBMIT while it runs
+ * @deadline_ns: absolute CLOCK_MONOTONIC deadline
+ * @kicks_done: kicks confirmed complete
+ * @chunk_readbacks: read-backs of the current chunk that completed
+ * @readbacks: C tiles read back
+ * @status: &enum npukit_submit_status
+ * @dma_bytes: bytes moved by the DMA for this batch
+ */
+struct npukit_batch {
+	u64 deadline_ns;
+	u32 kicks_done;
+	u32 chunk_readbacks;
+	u32 readbacks;
+	u32 status;
+	u64 dma_bytes;
+};
+
+/**
+ * struct npukit_hw_kick - what the protocol needs of one kick
+ * @ctrl: CTRL value that starts it (START, with CLEAR on the first of a sum)
+ * @read_c: read the C tile back after the run
+ */
+struct npukit_hw_kick {
+	u32 ctrl;
+	bool read_c;
+};
+
+/**
+ * struct npukit_chunk - a chunk of a batch, staged for the hardware
+ * @kicks: kernel copy of the kicks
+ * @hw: what the protocol does with each
+ * @slots: result slot of each read-back, in order
+ */
+struct npukit_chunk {
+	struct npukit_kick kicks[NPUKIT_CHUNK_KICKS];
+	struct npukit_hw_kick hw[NPUKIT_CHUNK_KICKS];
+	u32 slots[NPUKIT_CHUNK_KICKS];
+};
+
+/**
+ * struct npukit_device - one NpuKit instance
+ * @ref: held by the platform device binding and by every open file
+ * @dev: the platform device
+ * @misc: /dev/npukitN
+ * @name: "npukitN"
+ * @id: N
+ * @npu: NPU register mapping (hardware backend)
+ * @dma: AXI DMA register mapping (hardware backend)
+ * @sim: the simulated NpuKit, or NULL on hardware
+ * @lock: the one hardware queue: serialises batches and register access
+ * @gone: the device was unbound; open files get -ENODEV
+ * @io: register access accounting
+ * @ip_id: ID register
+ * @ip_version: VERSION register
+ * @ip_features: FEATURES register
+ * @array_n: N register
+ * @tx: MM2S buffer: a chunk of A||B tiles
+ * @tx_dma: its bus address
+ * @rx: S2MM buffer: a chunk of C tiles and a scratch tile
+ * @rx_dma: its bus address
+ * @chunk: the chunk being staged
+ * @hw: protocol state
+ * @stats: counters
+ * @debugfs: this instance's debugfs directory
+ */
+struct npukit_device {
+	struct kref ref;
+	struct device *dev;
+	struct miscdevice misc;
+	char name[24];
+	int id;
+	void __iomem *npu;
+	void __iomem *dma;
+	struct npukit_sim *sim;
+	struct mutex lock;	/* the hardware queue; guards all below */
+	bool gone;
+	struct npukit_io io;
+	u32 ip_id;
+	u32 ip_version;
+	u32 ip_features;
+	u32 array_n;
+	void *tx;
+	dma_addr_t tx_dma;
+	void *rx;
+	dma_addr_t rx_dma;
+	struct npukit_chunk *chunk;
+	struct npukit_hw_state hw;
+	struct npukit_stats stats;
+	struct dentry *debugfs;
+};
+
+static inline u32 npukit_io_read(struct npukit_device *nd,
+				 enum npukit_sim_space space, u32 off)
+{
+	struct npukit_io *io = &nd->io;
+	u32 val;
+
+	io->reads++;
+	io->trusted = io->last_issue;
+	io->last_issue = io->wseq;
+	if (nd->sim)
+		val = npukit_sim_read(nd->sim, space, off);
+	else if (space == NPUKIT_SPACE_NPU)
+		val = readl(nd->npu + off);
+	else
+		val = readl(nd->dma + off);
+	return val;
+}
+
+static inline u64 npukit_io_write(struct npukit_device *nd,
+				  enum npukit_sim_space space, u32 off, u32 val)
+{
+	struct npukit_io *io = &nd->io;
+
+	io->writes++;
+	if (nd->sim)
+		npukit_sim_write(nd->sim, space, off, val);
+	else if (space == NPUKIT_SPACE_NPU)
+		writel(val, nd->npu + off);
+	else
+		writel(val, nd->dma + off);
+	return ++io->wseq;
+}
+
+static inline u32 npukit_npu_read(struct npukit_device *nd, u32 off)
+{
+	return npukit_io_read(nd, NPUKIT_SPACE_NPU, off);
+}
+
+/* Returns the write's sequence number, see struct npukit_io. */
+static inline u64 npukit_npu_write(struct npukit_device *nd, u32 off, u32 val)
+{
+	return npukit_io_write(nd, NPUKIT_SPACE_NPU, off, val);
+}
+
+static inline u32 npukit_dma_read(struct npukit_device *nd, u32 off)
+{
+	return npukit_io_read(nd, NPUKIT_SPACE_DMA, off);
+}
+
+static inline u64 npukit_dma_write(struct npukit_device *nd, u32 off, u32 val)
+{
+	return npukit_io_write(nd, NPUKIT_SPACE_DMA, off, val);
+}
+
+/* Did the latest read see the effect of write @seq? */
+static inline bool npukit_io_landed(const struct npukit_device *nd, u64 seq)
+{
+	return seq <= nd->io.trusted;
+}
+
+/* Device time: the model's virtual clock, or CLOCK_MONOTONIC on hardware */
+static inline u64 npukit_now_ns(struct npukit_device *nd)
+{
+	return nd->sim ? npukit_sim_now(nd->sim) : ktime_get_ns();
+}
+
+/* Let device time pass without bus traffic */
+static inline void npukit_delay_ns(struct npukit_device *nd, u32 ns)
+{
+	if (nd->sim)
+		npukit_sim_delay(nd->sim, ns);
+	else
+		ndelay(ns);
+}
+
+/* npukit_hw.c */
+int npukit_hw_init(struct npukit_device *nd);
+int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
+			const struct npukit_hw_kick *kicks, unsigned int n);
+int npukit_hw_finish(struct npukit_device *nd, struct npukit_batch *b);
+void npukit_hw_recover(struct npukit_device *nd);
+
+/* npukit_drv.c */
+int npukit_copy_args(void *dst, size_t ksize, void __user *uarg);
+
+/* npukit_job.c */
+int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg);
+
+/* npukit_debugfs.c */
+void npukit_debugfs_init(void);
+void npukit_debugfs_exit(void);
+void npukit_debugfs_add(struct npukit_device *nd);
+void npukit_debugfs_remove(struct npukit_device *nd);
+
+#endif /* _NPUKIT_DEV_H */

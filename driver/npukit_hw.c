@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npukit_hw.c - the NpuKit register protocol
+ *
+ * The board-proven sequence (hardware.md 6) per kick is: LOAD_CFG = 0,
+ * MM2S of the 128-byte A||B tile, poll MM2S idle, CTRL = START (with CLEAR
+ * on the first kick of a sum), poll GEMM_DONE; for a read-back, S2MM of
+ * 256 bytes, TX_ARM, poll S2MM idle. NpuKit's own C++ host does this in
+ * ~20 us per kick. This file runs the same steps, hardened against the
+ * hazards of hardware.md 8, and pipelined so that a kick costs about two
+ * register reads and well under 2 us of board time:
+ *
+ *  - Kick n+1's tile is loaded right after START of kick n. The NPU takes
+ *    stream beats only while idle, so the DMA waits until run n is over
+ *    and the load overlaps the run and the CPU's own bus traffic.
+ *  - LOAD_CFG is written before every load: it resets the stream word
+ *    counter, so an aborted transfer can never shift later tiles, and
+ *    clears AXIS_RX_DONE.
+ *  - One STATUS read with AXIS_RX_DONE (tile n+1 landed) and GEMM_DONE
+ *    (run n over) says both that kick n is complete and that the array is
+ *    idle; START of kick n+1 is only ever issued after it, so no START is
+ *    silently dropped. (RX_DONE alone implies idle, since beats are only
+ *    taken while idle; GEMM_DONE costs nothing extra in the same read.)
+ *  - Sticky bits (8.1): reads and writes use independent AXI channels and
+ *    writes are posted, so a STATUS read issued right after START or
+ *    LOAD_CFG can return state from before them, with the previous run's
+ *    GEMM_DONE or tile's RX_DONE still set. A status bit is trusted only
+ *    from a read issued after another read that was itself issued after
+ *    the clearing write (struct npukit_io): the first read after such
+ *    writes is discarded. It is issued straight away, so its round trip
+ *    overlaps the hardware's work instead of adding to it.
+ *  - Between that ordering read and the read that is expected to succeed,
+ *    the CPU waits an adaptive estimate of the remaining time (struct
+ *    npukit_wait_est) instead of spending 0.25 us bus round trips.
+ *  - TX_ARM is dropped unless GEMM_DONE is set, and the C stream has no
+ *    abort, so S2MM is programmed for 256 bytes first, GEMM_DONE is
+ *    confirmed, then TX_ARM, then S2MM idle is awaited before anything else
+ *    may start a run (a run ending mid-stream would rewrite C).
+ *  - DMA error bits are read lazily: every transfer is confirmed by
+ *    RX_DONE or S2MM idle anyway, so DMASR is only read when a wait takes
+ *    longer than expected, which is also when an error would show.
+ *  - Every wait is bounded by the batch deadline (-ETIMEDOUT) and by
+ *    %NPUKIT_HANG_NS of device time without the event (-EIO, device hang).
+ *    After any failure npukit_hw_recover() resets the DMA, drains a C
+ *    stream left half-sent, and rewrites LOAD_CFG: the device stays usable.
+ *
+ * Copyright (C) 2026 The npukit authors
+ */
+
+#include <linux/device.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+
+#include <uapi/npukit.h>
+
+#include "npukit_dev.h"
+
+/*
+ * The longest a single event may take before the device is declared hung,
+ * in device time: a run is ~0.3 us, ~300 us with the simulator's slowest
+ * setting; a tile load or read-back is below 2 us.
+ */
+#define NPUKIT_HANG_NS		(2 * NSEC_PER_MSEC)
+/* Unsuccessful polls between two looks at the DMA error bits */
+#define NPUKIT_DMA_CHECK_POLLS	4
+/* Adaptive wait estimates: start from the physical minimum at 100 MHz */
+#define NPUKIT_GEMM_MIN_NS	220	/* 22 feed cycles */
+#define NPUKIT_LOAD_MIN_NS	540	/* a run, then 32 beats */
+#define NPUKIT_TX_MIN_NS	640	/* 64 beats */
+#define NPUKIT_EST_DOWN_NS	16
+#define NPUKIT_EST_UP_NS	64
+#define NPUKIT_EST_MAX_NS	20000
+
+static bool npukit_has_load_cfg(const struct npukit_device *nd)
+{
+	return nd->ip_version >= NPUKIT_VERSION_LOAD_CFG;
+}
+
+static void npukit_settle(struct npukit_device *nd, u64 t0,
+			  const struct npukit_wait_est *est)
+{
+	u64 now = npukit_now_ns(nd);
+	u64 until = t0 + est->ns;
+
+	if (now < until)
+		npukit_delay_ns(nd, min_t(u64, until - now, NPUKIT_EST_MAX_NS));
+}
+
+/*
+ * Succeeding on the first trusted poll may mean the wait was longer than
+ * needed: shorten it a little. Each extra poll means it was too short:
+ * lengthen it more. The estimate settles where about one wait in five
+ * needs a second poll.
+ */
+static void npukit_est_update(struct npukit_wait_est *est, unsigned int polls)
+{
+	if (!polls)
+		est->ns -= min_t(u32, est->ns, NPUKIT_EST_DOWN_NS);
+	else
+		est->ns = min_t(u32, est->ns + polls * NPUKIT_EST_UP_NS,
+				NPUKIT_EST_MAX_NS);
+}
+
+static void npukit_log_dma_error(struct npukit_device *nd, const char *chan,
+				 u32 sr)
+{
+	dev_err_ratelimited(nd->dev, "%s error, DMASR %#x:%s%s%s\n", chan, sr,
+			    sr & NPUKIT_DMASR_INT_ERR ? " DMAIntErr" : "",
+			    sr & NPUKIT_DMASR_SLV_ERR ? " DMASlvErr" : "",
+			    sr & NPUKIT_DMASR_DEC_ERR ?
+			    " DMADecErr (address not decoded)" : "");
+}
+
+static int npukit_dma_error(struct npukit_device *nd, struct npukit_batch *b,
+			    u32 off, u32 sr)
+{
+	npukit_log_dma_error(nd, off == NPUKIT_MM2S_DMASR ? "MM2S" : "S2MM",
+			     sr);
+	b->status = NPUKIT_STATUS_DMA_ERROR;
+	return -EIO;
+}
+
+/*
+ * Called after each unsuccessful trusted poll: is there a reason to stop
+ * waiting? @dmasr is the DMA channel the event depends on, or 0.
+ */
+static int npukit_wait_check(struct npukit_device *nd, struct npukit_batch *b,
+			     u64 t0, unsigned int polls, u32 dmasr)
+{
+	u32 sr;
+
+	if (dmasr && !(polls % NPUKIT_DMA_CHECK_POLLS)) {
+		sr = npukit_dma_read(nd, dmasr);
+		if (sr & NPUKIT_DMASR_ERRORS)
+			return npukit_dma_error(nd, b, dmasr, sr);
+	}
+	if (ktime_get_ns() >= b->deadline_ns) {
+		dev_dbg(nd->dev, "batch deadline passed after %u kicks\n",
+			b->kicks_done);
+		b->status = NPUKIT_STATUS_TIMEOUT;
+		return -ETIMEDOUT;
+	}
+	if (npukit_now_ns(nd) - t0 > NPUKIT_HANG_NS) {
+		/* a person can act on the state: read it all once */
+		u32 st = npukit_npu_read(nd, NPUKIT_STATUS);
+		u32 mm2s = npukit_dma_read(nd, NPUKIT_MM2S_DMASR);
+		u32 s2mm = npukit_dma_read(nd, NPUKIT_S2MM_DMASR);
+
+		if ((mm2s | s2mm) & NPUKIT_DMASR_ERRORS)
+			return npukit_dma_error(nd, b, mm2s & NPUKIT_DMASR_ERRORS ?
+						NPUKIT_MM2S_DMASR :
+						NPUKIT_S2MM_DMASR,
+						mm2s & NPUKIT_DMASR_ERRORS ?
+						mm2s : s2mm);
+		dev_err_ratelimited(nd->dev,
+				    "no progress for %llu us: STATUS %#x MM2S %#x S2MM %#x%s\n",
+				    (npukit_now_ns(nd) - t0) / NSEC_PER_USEC,
+				    st, mm2s, s2mm, st & NPUKIT_STATUS_BUSY ?
+				    "; NPU stuck busy: a PL reset (bitstream reload) recovers it" :
+				    "");
+		b->status = NPUKIT_STATUS_DEVICE_HANG;
+		return -EIO;
+	}
+	if (!(polls % 64))
+		cond_resched();
+	return 0;
+}
+
+/*
+ * Wait until STATUS has all of @want, in a read that was issued after
+ * write @seq (the write that cleared those sticky bits) had landed.
+ */
+static int npukit_wait_status(struct npukit_device *nd, struct npukit_batch *b,
+			      u32 want, u64 seq, u64 t0,
+			      struct npukit_wait_est *est, u32 dmasr)
+{
+	unsigned int polls = 0;
+	int ret;
+
+	/* ordering read: it may overtake write @seq, so its value is moot */
+	if (nd->io.last_issue < seq)
+		npukit_npu_read(nd, NPUKIT_STATUS);
+	npukit_settle(nd, t0, est);
+	for (;;) {
+		u32 st = npukit_npu_read(nd, NPUKIT_STATUS);
+
+		if (npukit_io_landed(nd, seq) && (st & want) == want) {
+			npukit_est_update(est, polls);
+			return 0;
+		}
+		ret = npukit_wait_check(nd, b, t0, ++polls, dmasr);
+		if (ret)
+			return ret;
+	}
+}
+
+/* Wait for a DMA channel's transfer started by write @seq to complete. */
+static int npukit_wait_dma_idle(struct npukit_device *nd,
+				struct npukit_batch *b, u32 dmasr, u64 seq,
+				u64 t0, struct npukit_wait_est *est)
+{
+	unsigned int polls = 0;
+	int ret;
+
+	/* Idle of the previous transfer is as sticky as a status bit */
+	if (nd->io.last_issue < seq)
+		npukit_dma_read(nd, dmasr);
+	npukit_settle(nd, t0, est);
+	for (;;) {
+		u32 sr = npukit_dma_read(nd, dmasr);
+
+		if (sr & NPUKIT_DMASR_ERRORS)
+			return npukit_dma_error(nd, b, dmasr, sr);
+		if (npukit_io_landed(nd, seq) && (sr & NPUKIT_DMASR_IDLE)) {
+			npukit_est_update(est, polls);
+			return 0;
+		}
+		ret = npukit_wait_check(nd, b, t0, ++polls, 0);
+		if (ret)
+			return ret;
+	}
+}
+
+/* Program the load of tile @idx of the TX buffer; returns its last write. */
+static u64 npukit_load_tile(struct npukit_device *nd, unsigned int idx)
+{
+	npukit_npu_write(nd, NPUKIT_LOAD_CFG, NPUKIT_LOAD_AB);
+	npukit_dma_write(nd, NPUKIT_MM2S_SA,
+			 nd->tx_dma + idx * NPUKIT_AB_BYTES);
+	return npukit_dma_write(nd, NPUKIT_MM2S_LENGTH, NPUKIT_AB_BYTES);
+}
+
+static void npukit_run_confirmed(struct npukit_device *nd,
+				 struct npukit_batch *b)
+{
+	nd->hw.run_pending = false;
+	b->kicks_done++;
+}
+
+/*
+ * The tile programmed by write @seq landed and the array is idle, with
+ * the previous run (if any) complete.
+ */
+static int npukit_wait_loaded(struct npukit_device *nd, struct npukit_batch *b,
+			      u64 seq, u64 t0)
+{
+	struct npukit_hw_state *hw = &nd->hw;
+	int ret;
+
+	if (npukit_has_load_cfg(nd)) {
+		ret = npukit_wait_status(nd, b, NPUKIT_STATUS_RX_DONE |
+					 (hw->run_pending ?
+					  NPUKIT_STATUS_GEMM_DONE : 0),
+					 seq, t0, &hw->est_load,
+					 NPUKIT_MM2S_DMASR);
+	} else {
+		/*
+		 * Before 0x301 nothing clears AXIS_RX_DONE: MM2S idle says
+		 * every beat was taken, which the NPU does only while idle.
+		 */
+		ret = npukit_wait_dma_idle(nd, b, NPUKIT_MM2S_DMASR, seq, t0,
+					   &hw->est_load);
+		if (!ret && hw->run_pending)
+			ret = npukit_wait_status(nd, b, NPUKIT_STATUS_GEMM_DONE,
+						 hw->start_seq, hw->t_start,
+						 &hw->est_gemm, 0);
+	}
+	if (ret)
+		return ret;
+	hw->load_pending = false;
+	if (hw->run_pending)
+		npukit_run_confirmed(nd, b);
+	return 0;
+}
+
+/* Read the C tile of the run just started into RX slot @slot. */
+static int npukit_read_c(struct npukit_device *nd, struct npukit_batch *b,
+			 unsigned int slot)
+{
+	struct npukit_hw_state *hw = &nd->hw;
+	u64 s2mm_seq, t_tx;
+	int ret;
+
+	npukit_dma_write(nd, NPUKIT_S2MM_DA, nd->rx_dma + slot * NPUKIT_C_BYTES);
+	s2mm_seq = npukit_dma_write(nd, NPUKIT_S2MM_LENGTH, NPUKIT_C_BYTES);
+	ret = npukit_wait_status(nd, b, NPUKIT_STATUS_GEMM_DONE, hw->start_seq,
+				 hw->t_start, &hw->est_gemm, 0);
+	if (ret)
+		return ret;
+	npukit_run_confirmed(nd, b);
+	npukit_npu_write(nd, NPUKIT_CTRL, NPUKIT_CTRL_TX_ARM);
+	t_tx = npukit_now_ns(nd);
+	hw->tx_pending = true;
+	ret = npukit_wait_dma_idle(nd, b, NPUKIT_S2MM_DMASR, s2mm_seq, t_tx,
+				   &hw->est_tx);
+	if (ret)
+		return ret;
+	hw->tx_pending = false;
+	b->readbacks++;
+	b->dma_bytes += NPUKIT_C_BYTES;
+	return 0;
+}
+
+/**
+ * npukit_hw_run_chunk - run kicks whose A||B tiles are staged in the TX buffer
+ * @nd: the device, locked
+ * @b: the batch; its deadline, progress and status
+ * @kicks: what to do with each tile
+ * @n: number of kicks, 1..%NPUKIT_CHUNK_KICKS
+ *
+ * The TX buffer holds the tiles in order and has been flushed; the i-th
+ * read-back of the chunk lands in RX slot i. The last run may still be
+ * going on return: the next chunk or npukit_hw_finish() confirms it.
+ * @b->kicks_done counts the kicks confirmed complete and
+ * @b->chunk_readbacks the C tiles of this chunk in the RX buffer.
+ *
+ * Return: 0, -ETIMEDOUT, -EIO (@b->status says why) or -EINTR.
+ */
+int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
+			const struct npukit_hw_kick *kicks, unsigned int n)
+{
+	struct npukit_hw_state *hw = &nd->hw;
+	u64 load_seq, t_load;
+	unsigned int i;
+	int ret;
+
+	b->chunk_readbacks = 0;
+	load_seq = npukit_load_tile(nd, 0);
+	t_load = npukit_now_ns(nd);
+	hw->load_pending = true;
+	for (i = 0; i < n; i++) {
+		ret = npukit_wait_loaded(nd, b, load_seq, t_load);
+		if (ret)
+			return ret;
+		/* the one place a batch can stop with nothing in flight */
+		if (fatal_signal_pending(current)) {
+			b->status = NPUKIT_STATUS_INTERRUPTED;
+			return -EINTR;
+		}
+		hw->start_seq = npukit_npu_write(nd, NPUKIT_CTRL, kicks[i].ctrl);
+		hw->t_start = npukit_now_ns(nd);
+		hw->run_pending = true;
+		b->dma_bytes += NPUKIT_AB_BYTES;
+		if (i + 1 < n) {
+			load_seq = npukit_load_tile(nd, i + 1);
+			t_load = npukit_now_ns(nd);
+			hw->load_pending = true;
+		}
+		if (kicks[i].read_c) {
+			ret = npukit_read_c(nd, b, b->chunk_readbacks);
+			if (ret)
+				return ret;
+			b->chunk_readbacks++;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * npukit_hw_finish - confirm the last run of a batch
+ * @nd: the device, locked
+ * @b: the batch
+ *
+ * Return: 0, -ETIMEDOUT or -EIO (@b->status says why).
+ */
+int npukit_hw_finish(struct npukit_device *nd, struct npukit_batch *b)
+{
+	struct npukit_hw_state *hw = &nd->hw;
+	int ret;
+
+	if (!hw->run_pending)
+		return 0;
+	ret = npukit_wait_status(nd, b, NPUKIT_STATUS_GEMM_DONE, hw->start_seq,
+				 hw->t_start, &hw->est_gemm, 0);
+	if (!ret)
+		npukit_run_confirmed(nd, b);
+	return ret;
+}
+
+/*
+ * Reset the AXI DMA (a reset of one channel resets both) and set both
+ * channels running. Bounded by %NPUKIT_HANG_NS of device time.
+ */
+static int npukit_dma_reset(struct npukit_device *nd)
+{
+	u64 seq, t0;
+	u32 cr, mm2s, s2mm;
+
+	seq = npukit_dma_write(nd, NPUKIT_MM2S_DMACR, NPUKIT_DMACR_RESET);
+	t0 = npukit_now_ns(nd);
+	for (;;) {
+		cr = npukit_dma_read(nd, NPUKIT_MM2S_DMACR);
+		if (npukit_io_landed(nd, seq) && !(cr & NPUKIT_DMACR_RESET))
+			break;
+		if (npukit_now_ns(nd) - t0 > NPUKIT_HANG_NS) {
+			dev_err(nd->dev, "AXI DMA stuck in reset (MM2S_DMACR %#x)\n",
+				cr);
+			return -EIO;
+		}
+	}
+	npukit_dma_write(nd, NPUKIT_MM2S_DMACR, NPUKIT_DMACR_RS);
+	seq = npukit_dma_write(nd, NPUKIT_S2MM_DMACR, NPUKIT_DMACR_RS);
+	/* one ordering read, then both status registers are trusted */
+	npukit_dma_read(nd, NPUKIT_MM2S_DMASR);
+	mm2s = npukit_dma_read(nd, NPUKIT_MM2S_DMASR);
+	s2mm = npukit_dma_read(nd, NPUKIT_S2MM_DMASR);
+	if ((mm2s | s2mm) & (NPUKIT_DMASR_HALTED | NPUKIT_DMASR_ERRORS)) {
+		dev_err(nd->dev, "AXI DMA does not run after reset: MM2S_DMASR %#x S2MM_DMASR %#x\n",
+			mm2s, s2mm);
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * After a DMA reset in the middle of a read-back the NPU still holds the
+ * rest of the C stream and would wait for it forever (8.5): take it into
+ * the scratch tile. TLAST ends the transfer however much is left.
+ */
+static int npukit_drain_c(struct npukit_device *nd)
+{
+	struct npukit_batch drain = {
+		.deadline_ns = U64_MAX,
+	};
+	u64 seq;
+
+	npukit_dma_write(nd, NPUKIT_S2MM_DA,
+			 nd->rx_dma + NPUKIT_RX_SCRATCH * NPUKIT_C_BYTES);
+	seq = npukit_dma_write(nd, NPUKIT_S2MM_LENGTH, NPUKIT_C_BYTES);
+	return npukit_wait_dma_idle(nd, &drain, NPUKIT_S2MM_DMASR, seq,
+				    npukit_now_ns(nd), &nd->hw.est_tx);
+}
+
+/**
+ * npukit_hw_recover - leave the device usable after a failed batch
+ * @nd: the device, locked
+ *
+ * Stops both DMA channels (whatever they were moving), drains a C stream
+ * the NPU had started, and resets the stream word counter. A run still
+ * going on ends by itself; the next load waits for it (the NPU takes no
+ * beats while busy).
+ */
+void npukit_hw_recover(struct npukit_device *nd)
+{
+	struct npukit_hw_state *hw = &nd->hw;
+
+	if (npukit_dma_reset(nd))
+		return;
+	if (hw->tx_pending && npukit_drain_c(nd)) {
+		dev_err(nd->dev, "C stream could not be drained\n");
+		npukit_dma_reset(nd);
+	}
+	if (npukit_has_load_cfg(nd))
+		npukit_npu_write(nd, NPUKIT_LOAD_CFG, NPUKIT_LOAD_AB);
+	hw->run_pending = false;
+	hw->load_pending = false;
+	hw->tx_pending = false;
+}
+
+/**
+ * npukit_hw_init - identify the IP and bring the DMA up, at probe
+ * @nd: the device, with its register access set up
+ *
+ * Return: 0, -ENODEV when the IP is not a supported NpuKit, -EIO when the
+ * DMA does not come up.
+ */
+int npukit_hw_init(struct npukit_device *nd)
+{
+	struct npukit_hw_state *hw = &nd->hw;
+	int ret;
+
+	nd->ip_id = npukit_npu_read(nd, NPUKIT_ID);
+	if (nd->ip_id != NPUKIT_ID_MAGIC)
+		return dev_err_probe(nd->dev, -ENODEV,
+				     "ID reads %#010x, not NpuKit's %#010x: is the NpuKit bitstream loaded?\n",
+				     nd->ip_id, NPUKIT_ID_MAGIC);
+	nd->ip_version = npukit_npu_read(nd, NPUKIT_VERSION);
+	if (nd->ip_version < NPUKIT_VERSION_MIN ||
+	    nd->ip_version > NPUKIT_VERSION_MAX)
+		return dev_err_probe(nd->dev, -ENODEV,
+				     "NpuKit IP version %#x not supported (supported: %#x..%#x, the A||B stream path)\n",
+				     nd->ip_version, NPUKIT_VERSION_MIN,
+				     NPUKIT_VERSION_MAX);
+	if (nd->ip_version >= NPUKIT_VERSION_FEATURES) {
+		nd->ip_features = npukit_npu_read(nd, NPUKIT_FEATURES);
+		if (!(nd->ip_features & NPUKIT_FEATURE_GEMM))
+			return dev_err_probe(nd->dev, -ENODEV,
+					     "NpuKit FEATURES %#x has no GEMM\n",
+					     nd->ip_features);
+	}
+	nd->array_n = npukit_npu_read(nd, NPUKIT_N);
+	if (nd->array_n != NPUKIT_TILE_N)
+		return dev_err_probe(nd->dev, -ENODEV,
+				     "NpuKit array is %ux%u, only %ux%u is supported\n",
+				     nd->array_n, nd->array_n, NPUKIT_TILE_N,
+				     NPUKIT_TILE_N);
+	ret = npukit_dma_reset(nd);
+	if (ret)
+		return ret;
+	if (npukit_has_load_cfg(nd))
+		npukit_npu_write(nd, NPUKIT_LOAD_CFG, NPUKIT_LOAD_AB);
+	hw->est_load.ns = NPUKIT_LOAD_MIN_NS;
+	hw->est_gemm.ns = NPUKIT_GEMM_MIN_NS;
+	hw->est_tx.ns = NPUKIT_TX_MIN_NS;
+	return 0;
+}

@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npukit_sim.c - the simulated NpuKit: a register-level model of the NPU
+ * (IP VERSION 0x302 map) and of its AXI DMA in simple mode, written from
+ * docs/hardware.md, in the spirit of netdevsim and null_blk.
+ *
+ * The driver's register accessors call npukit_sim_read()/_write() instead
+ * of readl()/writel() on a simulated instance, so the real protocol code
+ * runs against it, hazards included:
+ *  - GEMM_DONE, AXIS_RX_DONE and AXIS_TX_DONE are sticky; only START/CLEAR,
+ *    LOAD_CFG and TX_ARM clear them;
+ *  - START/CLEAR while busy, TX_ARM without GEMM_DONE or while the sender
+ *    streams, and MMIO tile writes while busy are silently dropped;
+ *  - the stream word counter wraps, and only LOAD_CFG resets it;
+ *  - the NPU takes stream beats only while idle (the MM2S waits);
+ *  - the C stream has no abort: without an S2MM transfer it waits forever;
+ *  - posted writes land after a read issued right behind them has already
+ *    sampled the slave (hardware.md 8.1), so a status read straight after
+ *    START can see the previous run's GEMM_DONE;
+ *  - the C tile is streamed live from the output registers, so a run that
+ *    ends during a read-back corrupts it.
+ * Modelled: GEMM with CLEAR/accumulate, stream-in modes A||B, A only and
+ * B only, stream-out, the DMA (reset, run/stop, errors). Not modelled: glue,
+ * the weight bank and A ping-pong, which the driver does not use; FEATURES
+ * therefore reads GEMM|WS.
+ *
+ * Time is virtual. Each access advances the model's clock by what it costs
+ * on the PYNQ-Z2 (hardware.md sections 1, 3 and 7, and the figures below),
+ * and every state change of the hardware happens at a modelled time, so a
+ * poll sees BUSY until the time a run takes has passed. The DMA reads and
+ * writes only the buffers the driver registered with
+ * npukit_sim_add_window(); anything else fails with DMADecErr.
+ *
+ * Copyright (C) 2026 The npukit authors
+ */
+
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "npukit_regs.h"
+#include "npukit_sim.h"
+
+/*
+ * Cost model, in ns of board time.
+ * READ_RTT: a CPU load from a PL register over M_AXI_GP0 is a full round
+ *	trip through the PS-PL bridge and the AXI interconnect at 100 MHz,
+ *	about 25 PL cycles; the CPU stalls for all of it.
+ * READ_SAMPLE: the request reaches the slave about halfway.
+ * WRITE: a posted store costs the CPU only the issue, ~3 PL cycles.
+ * WRITE_LAND: the store reaches the slave ~20 cycles later; it is later
+ *	than READ_SAMPLE after a following read, which is hazard 8.1, and
+ *	shorter than READ_RTT, so a completed read proves earlier writes
+ *	have landed.
+ * WRITE_QUEUE: posted writes in flight before the CPU stalls.
+ * CYCLE: FCLK_CLK0, 100 MHz; each DMA beat moves 4 bytes per cycle.
+ * DMA_SETUP: LENGTH write to first beat (DDR read latency via HP0) or to
+ *	the first S2MM write.
+ * S2MM_FLUSH: last beat to the data being in DDR and Idle set.
+ * GEMM_CYCLES: a run is ~22 feed cycles plus overhead (hardware.md 3).
+ * TX_START: TX_ARM to the first C beat.
+ * DMA_RESET: soft reset of the DMA until DMACR.Reset reads 0.
+ */
+#define SIM_READ_RTT_NS		250
+#define SIM_READ_SAMPLE_NS	120
+#define SIM_WRITE_NS		30
+#define SIM_WRITE_LAND_NS	200
+#define SIM_WRITE_QUEUE		8
+#define SIM_CYCLE_NS		10
+#define SIM_DMA_SETUP_NS	200
+#define SIM_S2MM_FLUSH_NS	100
+#define SIM_GEMM_CYCLES		28
+#define SIM_TX_START_NS		20
+#define SIM_DMA_RESET_NS	100
+#define SIM_SLOW_MAX		1000
+#define SIM_WINDOWS		4
+
+#define SIM_VERSION		0x302
+#define SIM_FEATURES		(NPUKIT_FEATURE_GEMM | NPUKIT_FEATURE_WS)
+#define SIM_N			8
+#define SIM_C_WORDS		64
+
+struct sim_write {
+	u64 land;
+	u32 off;
+	u32 val;
+	enum npukit_sim_space space;
+};
+
+struct sim_chan {
+	u32 dmacr;
+	u32 dmasr;
+	u32 addr;
+	u32 length;
+	bool active;		/* a transfer is moving beats */
+	bool flushing;		/* S2MM: TLAST seen, data on its way to DDR */
+	u8 *buf;		/* CPU address of @addr in a window */
+	u32 done;		/* bytes moved by the current transfer */
+	u64 next_beat;
+	u64 reset_until;
+};
+
+struct sim_window {
+	dma_addr_t addr;
+	u8 *cpu;
+	size_t size;
+};
+
+struct npukit_sim {
+	struct device *dev;
+	bool bad_id;
+	u64 now;		/* when the CPU issues its next access */
+	u64 st;			/* the model's state is valid up to here */
+	struct sim_write wq[SIM_WRITE_QUEUE];
+	unsigned int wq_head;
+	unsigned int wq_len;
+
+	u8 a[NPUKIT_TILE_BYTES];
+	u8 b[NPUKIT_TILE_BYTES];
+	s32 acc[SIM_C_WORDS];
+	s32 c[SIM_C_WORDS];
+	u32 sticky;		/* GEMM_DONE, RX_DONE, TX_DONE */
+	bool busy;
+	bool stuck;		/* run started while the hang knob was set */
+	u64 gemm_start;
+	u64 gemm_end;
+	u32 load_cfg;
+	u32 words;		/* stream-in word counter */
+	u32 w_shape;
+	u32 tile_kj;
+	u32 glue_len;
+	u32 glue_param;
+	u32 tx_left;		/* C words the sender still has to send */
+	u64 tx_ready;
+
+	struct sim_chan mm2s;
+	struct sim_chan s2mm;
+	struct sim_window win[SIM_WINDOWS];
+	unsigned int nwin;
+
+	atomic_t dma_error;	/* knob: fail this many next transfers */
+	bool hang;		/* knob: runs never finish while set */
+	u32 slow;		/* knob: runs take this many times longer */
+
+	struct npukit_sim_counters cnt;
+};
+
+/*
+ * The reference int8 GEMM step of the array: acc += A * B for 8x8 tiles,
+ * A[i][k] at 8i+k, B[k][j] at 8k+j. Accumulators wrap like the RTL's int32
+ * registers; u32 arithmetic keeps that defined.
+ */
+static void sim_gemm8(s32 *acc, const u8 *a, const u8 *b)
+{
+	unsigned int i, j, k;
+
+	for (i = 0; i < SIM_N; i++) {
+		for (j = 0; j < SIM_N; j++) {
+			u32 sum = acc[SIM_N * i + j];
+
+			for (k = 0; k < SIM_N; k++)
+				sum += (u32)((s32)(s8)a[SIM_N * i + k] *
+					     (s32)(s8)b[SIM_N * k + j]);
+			acc[SIM_N * i + j] = (s32)sum;
+		}
+	}
+}
+
+static u32 sim_le32(const u8 *p)
+{
+	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static void sim_put_le32(u8 *p, u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static u8 *sim_window(struct npukit_sim *sim, u32 addr, u32 len)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim->nwin; i++) {
+		struct sim_window *w = &sim->win[i];
+
+		if (addr >= w->addr && len <= w->size &&
+		    addr - w->addr <= w->size - len)
+			return w->cpu + (addr - w->addr);
+	}
+	return NULL;
+}
+
+static u64 sim_gemm_ns(struct npukit_sim *sim)
+{
+	u32 slow = clamp_t(u32, READ_ONCE(sim->slow), 1, SIM_SLOW_MAX);
+
+	return (u64)SIM_GEMM_CYCLES * SIM_CYCLE_NS * slow;
+}
+
+static void sim_stream_in(struct npukit_sim *sim, u32 word)
+{
+	u32 mode = sim->load_cfg & NPUKIT_LOAD_CFG_MODE;
+	u32 target = mode == NPUKIT_LOAD_AB ? 32 :
+		     mode == NPUKIT_LOAD_WMEM ? 256 : 16;
+	u32 idx = sim->words;
+	u8 *dst = NULL;
+
+	if (mode == NPUKIT_LOAD_AB)
+		dst = idx < 16 ? &sim->a[4 * idx] : &sim->b[4 * (idx - 16)];
+	else if (mode == NPUKIT_LOAD_A)
+		dst = &sim->a[4 * idx];
+	else if (mode == NPUKIT_LOAD_B)
+		dst = &sim->b[4 * idx];
+	/* the weight bank is not modelled: its words are consumed */
+	if (dst)
+		sim_put_le32(dst, word);
+	if (++sim->words == target) {
+		sim->words = 0;
+		sim->sticky |= NPUKIT_STATUS_RX_DONE;
+	}
+}
+
+static void sim_chan_fail(struct sim_chan *ch, u32 err)
+{
+	ch->active = false;
+	ch->flushing = false;
+	ch->dmasr |= err | NPUKIT_DMASR_ERR_IRQ | NPUKIT_DMASR_HALTED;
+	ch->dmasr &= ~NPUKIT_DMASR_IDLE;
+	ch->dmacr &= ~NPUKIT_DMACR_RS;
+}
+
+static void sim_chan_start(struct npukit_sim *sim, struct sim_chan *ch)
+{
+	if (!(ch->dmacr & NPUKIT_DMACR_RS) || ch->active || ch->flushing ||
+	    !ch->length) {
+		sim->cnt.dropped++;
+		return;
+	}
+	if (atomic_dec_if_positive(&sim->dma_error) >= 0) {
+		sim_chan_fail(ch, NPUKIT_DMASR_SLV_ERR);
+		return;
+	}
+	ch->buf = sim_window(sim, ch->addr, ch->length);
+	if (!ch->buf) {
+		sim_chan_fail(ch, NPUKIT_DMASR_DEC_ERR);
+		return;
+	}
+	/* no DRE: an unaligned buffer cannot be moved correctly */
+	if (ch->addr & 3) {
+		sim_chan_fail(ch, NPUKIT_DMASR_INT_ERR);
+		return;
+	}
+	ch->active = true;
+	ch->done = 0;
+	ch->next_beat = sim->st + SIM_DMA_SETUP_NS;
+	ch->dmasr &= ~NPUKIT_DMASR_IDLE;
+}
+
+static void sim_dma_reset(struct npukit_sim *sim)
+{
+	struct sim_chan *chans[] = { &sim->mm2s, &sim->s2mm };
+	unsigned int i;
+
+	/* a reset of either channel resets the whole AXI DMA (PG021) */
+	for (i = 0; i < ARRAY_SIZE(chans); i++) {
+		struct sim_chan *ch = chans[i];
+
+		ch->active = false;
+		ch->flushing = false;
+		ch->dmacr = 0;
+		ch->dmasr = NPUKIT_DMASR_HALTED;
+		ch->reset_until = sim->st + SIM_DMA_RESET_NS;
+	}
+}
+
+static void sim_dma_write(struct npukit_sim *sim, u32 off, u32 val)
+{
+	struct sim_chan *ch = off < NPUKIT_S2MM_DMACR ? &sim->mm2s : &sim->s2mm;
+	/* the S2MM registers mirror the MM2S ones 0x30 higher */
+	u32 reg = off < NPUKIT_S2MM_DMACR ? off : off - NPUKIT_S2MM_DMACR;
+
+	if (sim->st < ch->reset_until)
+		return;
+	switch (reg) {
+	case NPUKIT_MM2S_DMACR:
+		if (val & NPUKIT_DMACR_RESET) {
+			sim_dma_reset(sim);
+			break;
+		}
+		ch->dmacr = val & (NPUKIT_DMACR_RS | NPUKIT_DMACR_IOC_IRQ_EN |
+				   NPUKIT_DMACR_ERR_IRQ_EN);
+		if (val & NPUKIT_DMACR_RS)
+			ch->dmasr &= ~NPUKIT_DMASR_HALTED;
+		else if (!ch->active)
+			ch->dmasr |= NPUKIT_DMASR_HALTED;
+		break;
+	case NPUKIT_MM2S_DMASR:
+		ch->dmasr &= ~(val & (NPUKIT_DMASR_IOC_IRQ |
+				      NPUKIT_DMASR_ERR_IRQ | BIT(13)));
+		break;
+	case NPUKIT_MM2S_SA:		/* S2MM_DA */
+		ch->addr = val;
+		break;
+	case NPUKIT_MM2S_LENGTH:	/* S2MM_LENGTH */
+		ch->length = val & NPUKIT_DMA_MAX_BYTES;
+		sim_chan_start(sim, ch);
+		break;
+	}
+}
+
+static u32 sim_dma_read(struct npukit_sim *sim, u32 off)
+{
+	struct sim_chan *ch = off < NPUKIT_S2MM_DMACR ? &sim->mm2s : &sim->s2mm;
+	u32 reg = off < NPUKIT_S2MM_DMACR ? off : off - NPUKIT_S2MM_DMACR;
+
+	switch (reg) {
+	case NPUKIT_MM2S_DMACR:
+		if (sim->st < ch->reset_until)
+			return ch->dmacr | NPUKIT_DMACR_RESET;
+		return ch->dmacr;
+	case NPUKIT_MM2S_DMASR:
+		return ch->dmasr;
+	case NPUKIT_MM2S_SA:		/* S2MM_DA */
+		return ch->addr;
+	case NPUKIT_MM2S_LENGTH:	/* S2MM_LENGTH */
+		return ch->length;
+	}
+	return 0;
+}
+
+static void sim_ctrl(struct npukit_sim *sim, u32 val)
+{
+	if (val & (NPUKIT_CTRL_START | NPUKIT_CTRL_CLEAR)) {
+		if (sim->busy) {
+			sim->cnt.dropped++;
+		} else {
+			if (val & NPUKIT_CTRL_CLEAR) {
+				memset(sim->acc, 0, sizeof(sim->acc));
+				sim->sticky &= ~NPUKIT_STATUS_GEMM_DONE;
+			}
+			if (val & NPUKIT_CTRL_START) {
+				sim->sticky &= ~NPUKIT_STATUS_GEMM_DONE;
+				sim->busy = true;
+				sim->stuck = READ_ONCE(sim->hang);
+				sim->gemm_start = sim->st;
+				sim->gemm_end = sim->st + sim_gemm_ns(sim);
+				sim->cnt.gemm_runs++;
+			}
+		}
+	}
+	if (val & NPUKIT_CTRL_TX_ARM) {
+		if ((sim->sticky & NPUKIT_STATUS_GEMM_DONE) && !sim->tx_left) {
+			sim->tx_left = SIM_C_WORDS;
+			sim->tx_ready = sim->st + SIM_TX_START_NS;
+			sim->sticky &= ~NPUKIT_STATUS_TX_DONE;
+		} else {
+			sim->cnt.dropped++;
+		}
+	}
+}
+
+static void sim_npu_write(struct npukit_sim *sim, u32 off, u32 val)
+{
+	off &= NPUKIT_DECODE_MASK;
+	if (off >= NPUKIT_A_TILE && off < NPUKIT_A_TILE + NPUKIT_TILE_BYTES) {
+		if (sim->busy)
+			sim->cnt.dropped++;
+		else
+			sim_put_le32(&sim->a[(off - NPUKIT_A_TILE) & ~3], val);
+		return;
+	}
+	if (off >= NPUKIT_B_TILE && off < NPUKIT_B_TILE + NPUKIT_TILE_BYTES) {
+		if (sim->busy)
+			sim->cnt.dropped++;
+		else
+			sim_put_le32(&sim->b[(off - NPUKIT_B_TILE) & ~3], val);
+		return;
+	}
+	switch (off) {
+	case NPUKIT_CTRL:
+		sim_ctrl(sim, val);
+		break;
+	case NPUKIT_LOAD_CFG:
+		sim->load_cfg = val & NPUKIT_LOAD_CFG_MODE;
+		sim->words = 0;
+		sim->sticky &= ~NPUKIT_STATUS_RX_DONE;
+		break;
+	case NPUKIT_W_SHAPE:
+		sim->w_shape = val;
+		break;
+	case NPUKIT_TILE_KJ:
+		sim->tile_kj = val;
+		break;
+	case NPUKIT_GLUE_LEN:
+		sim->glue_len = val;
+		break;
+	case NPUKIT_GLUE_PARAM:
+		sim->glue_param = val;
+		break;
+	}
+}
+
+static u32 sim_npu_read(struct npukit_sim *sim, u32 off)
+{
+	off &= NPUKIT_DECODE_MASK;
+	if (off >= NPUKIT_A_TILE && off < NPUKIT_A_TILE + NPUKIT_TILE_BYTES)
+		return sim_le32(&sim->a[(off - NPUKIT_A_TILE) & ~3]);
+	if (off >= NPUKIT_B_TILE && off < NPUKIT_B_TILE + NPUKIT_TILE_BYTES)
+		return sim_le32(&sim->b[(off - NPUKIT_B_TILE) & ~3]);
+	if (off >= NPUKIT_C_TILE && off < NPUKIT_C_TILE + NPUKIT_C_BYTES)
+		return sim->c[(off - NPUKIT_C_TILE) / 4];
+	switch (off) {
+	case NPUKIT_ID:
+		return sim->bad_id ? 0 : NPUKIT_ID_MAGIC;
+	case NPUKIT_VERSION:
+		return SIM_VERSION;
+	case NPUKIT_STATUS:
+		return sim->sticky | (sim->busy ? NPUKIT_STATUS_BUSY : 0);
+	case NPUKIT_N:
+		return SIM_N;
+	case NPUKIT_FEATURES:
+		return SIM_FEATURES;
+	case NPUKIT_GLUE_LEN:
+		return sim->glue_len;
+	case NPUKIT_GLUE_PARAM:
+		return sim->glue_param;
+	case NPUKIT_LOAD_CFG:
+		return sim->load_cfg;
+	case NPUKIT_W_SHAPE:
+		return sim->w_shape;
+	case NPUKIT_TILE_KJ:
+		return sim->tile_kj;
+	}
+	return 0;
+}
+
+static void sim_mm2s_beat(struct npukit_sim *sim)
+{
+	struct sim_chan *ch = &sim->mm2s;
+
+	sim_stream_in(sim, sim_le32(ch->buf + ch->done));
+	ch->done += 4;
+	ch->next_beat = sim->st + SIM_CYCLE_NS;
+	if (ch->done >= ch->length) {
+		ch->active = false;
+		ch->dmasr |= NPUKIT_DMASR_IDLE | NPUKIT_DMASR_IOC_IRQ;
+		sim->cnt.dma_bytes += ch->done;
+	}
+}
+
+static void sim_s2mm_beat(struct npukit_sim *sim)
+{
+	struct sim_chan *ch = &sim->s2mm;
+
+	sim_put_le32(ch->buf + ch->done, sim->c[SIM_C_WORDS - sim->tx_left]);
+	ch->done += 4;
+	ch->next_beat = sim->st + SIM_CYCLE_NS;
+	if (!--sim->tx_left) {
+		/* TLAST: the transfer ends here even if LENGTH is larger */
+		sim->sticky |= NPUKIT_STATUS_TX_DONE;
+		ch->flushing = true;
+		ch->next_beat = sim->st + SIM_S2MM_FLUSH_NS;
+	} else if (ch->done >= ch->length) {
+		/* stream longer than the buffer; the sender keeps waiting */
+		sim_chan_fail(ch, NPUKIT_DMASR_INT_ERR);
+	}
+}
+
+static void sim_s2mm_flushed(struct npukit_sim *sim)
+{
+	struct sim_chan *ch = &sim->s2mm;
+
+	/*
+	 * The model wrote through the CPU mapping; clean it to memory the
+	 * way the real S2MM writes DDR, so the driver's invalidate before
+	 * reading keeps the data on non-coherent systems.
+	 */
+	dma_sync_single_for_device(sim->dev, ch->addr, ch->done, DMA_TO_DEVICE);
+	ch->flushing = false;
+	ch->active = false;
+	ch->length = ch->done;
+	ch->dmasr |= NPUKIT_DMASR_IDLE | NPUKIT_DMASR_IOC_IRQ;
+	sim->cnt.dma_bytes += ch->done;
+}
+
+enum sim_event { SIM_EV_NONE, SIM_EV_WRITE, SIM_EV_GEMM, SIM_EV_MM2S, SIM_EV_S2MM, SIM_EV_FLUSH };
+
+/* Run the model's events in time order up to time @t. */
+static void sim_advance(struct npukit_sim *sim, u64 t)
+{
+	if (sim->stuck && !READ_ONCE(sim->hang)) {
+		sim->stuck = false;
+		sim->gemm_end = max(sim->gemm_end, sim->st);
+	}
+	for (;;) {
+		enum sim_event ev = SIM_EV_NONE;
+		u64 next = U64_MAX, bt;
+
+		if (sim->wq_len && sim->wq[sim->wq_head].land < next) {
+			next = sim->wq[sim->wq_head].land;
+			ev = SIM_EV_WRITE;
+		}
+		if (sim->busy && !sim->stuck && sim->gemm_end < next) {
+			next = sim->gemm_end;
+			ev = SIM_EV_GEMM;
+		}
+		/* the NPU back-pressures the stream while it runs */
+		if (sim->mm2s.active && !sim->busy) {
+			bt = max(sim->mm2s.next_beat, sim->st);
+			if (bt < next) {
+				next = bt;
+				ev = SIM_EV_MM2S;
+			}
+		}
+		if (sim->s2mm.active && !sim->s2mm.flushing && sim->tx_left) {
+			bt = max3(sim->s2mm.next_beat, sim->tx_ready, sim->st);
+			if (bt < next) {
+				next = bt;
+				ev = SIM_EV_S2MM;
+			}
+		}
+		if (sim->s2mm.flushing && sim->s2mm.next_beat < next) {
+			next = max(sim->s2mm.next_beat, sim->st);
+			ev = SIM_EV_FLUSH;
+		}
+		if (ev == SIM_EV_NONE || next > t)
+			break;
+		sim->st = max(sim->st, next);
+
+		switch (ev) {
+		case SIM_EV_WRITE: {
+			struct sim_write *w = &sim->wq[sim->wq_head];
+
+			sim->wq_head = (sim->wq_head + 1) % SIM_WRITE_QUEUE;
+			sim->wq_len--;
+			if (w->space == NPUKIT_SPACE_NPU)
+				sim_npu_write(sim, w->off, w->val);
+			else
+				sim_dma_write(sim, w->off, w->val);
+			break;
+		}
+		case SIM_EV_GEMM:
+			sim_gemm8(sim->acc, sim->a, sim->b);
+			memcpy(sim->c, sim->acc, sizeof(sim->c));
+			sim->busy = false;
+			sim->sticky |= NPUKIT_STATUS_GEMM_DONE;
+			sim->cnt.gemm_ns += sim->st - sim->gemm_start;
+			break;
+		case SIM_EV_MM2S:
+			sim_mm2s_beat(sim);
+			break;
+		case SIM_EV_S2MM:
+			sim_s2mm_beat(sim);
+			break;
+		case SIM_EV_FLUSH:
+			sim_s2mm_flushed(sim);
+			break;
+		case SIM_EV_NONE:
+			break;
+		}
+	}
+	sim->st = max(sim->st, t);
+}
+
+/**
+ * npukit_sim_read - a register read as the CPU sees it
+ * @sim: the model
+ * @space: NPU or DMA register block
+ * @off: register offset
+ *
+ * The slave is sampled halfway through the round trip; the CPU waits for
+ * the whole of it.
+ *
+ * Return: the register value.
+ */
+u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
+		    u32 off)
+{
+	u32 val;
+
+	sim_advance(sim, sim->now + SIM_READ_SAMPLE_NS);
+	if (space == NPUKIT_SPACE_NPU)
+		val = sim_npu_read(sim, off);
+	else
+		val = sim_dma_read(sim, off);
+	sim->now += SIM_READ_RTT_NS;
+	sim->cnt.reads++;
+	return val;
+}
+
+/**
+ * npukit_sim_write - a posted register write
+ * @sim: the model
+ * @space: NPU or DMA register block
+ * @off: register offset
+ * @val: value
+ *
+ * The write takes effect when it lands, %SIM_WRITE_LAND_NS after issue;
+ * the CPU stalls only when the write queue is full.
+ */
+void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
+		      u32 off, u32 val)
+{
+	struct sim_write *w;
+
+	if (sim->wq_len == SIM_WRITE_QUEUE) {
+		u64 land = sim->wq[sim->wq_head].land;
+
+		sim_advance(sim, land);
+		sim->now = max(sim->now, land);
+	}
+	w = &sim->wq[(sim->wq_head + sim->wq_len) % SIM_WRITE_QUEUE];
+	w->land = sim->now + SIM_WRITE_LAND_NS;
+	w->space = space;
+	w->off = off;
+	w->val = val;
+	sim->wq_len++;
+	sim->now += SIM_WRITE_NS;
+	sim->cnt.writes++;
+}
+
+/**
+ * npukit_sim_now - the model's clock
+ * @sim: the model
+ *
+ * Return: modelled board time in ns since the model was created.
+ */
+u64 npukit_sim_now(struct npukit_sim *sim)
+{
+	return sim->now;
+}
+
+/**
+ * npukit_sim_delay - let modelled time pass, as ndelay() does on hardware
+ * @sim: the model
+ * @ns: nanoseconds
+ */
+void npukit_sim_delay(struct npukit_sim *sim, u32 ns)
+{
+	sim->now += ns;
+}
+
+/**
+ * npukit_sim_add_window - let the modelled DMA reach a buffer
+ * @sim: the model
+ * @addr: bus address of the buffer
+ * @cpu: its kernel mapping
+ * @size: its size in bytes
+ *
+ * Return: 0, or -ENOSPC when all windows are in use.
+ */
+int npukit_sim_add_window(struct npukit_sim *sim, dma_addr_t addr, void *cpu,
+			  size_t size)
+{
+	if (sim->nwin == SIM_WINDOWS)
+		return -ENOSPC;
+	sim->win[sim->nwin].addr = addr;
+	sim->win[sim->nwin].cpu = cpu;
+	sim->win[sim->nwin].size = size;
+	sim->nwin++;
+	return 0;
+}
+
+/**
+ * npukit_sim_counters - snapshot of what the model measured
+ * @sim: the model
+ * @out: filled in
+ */
+void npukit_sim_counters(struct npukit_sim *sim,
+			 struct npukit_sim_counters *out)
+{
+	*out = sim->cnt;
+}
+
+/**
+ * npukit_sim_debugfs - create the fault knobs
+ * @sim: the model
+ * @dir: the instance's debugfs directory
+ *
+ * dma_error: the next N DMA transfers fail with DMASlvErr;
+ * hang: while 1, GEMM runs never finish (writing 0 lets a stuck run end);
+ * slow: GEMM runs take N times longer (1..1000).
+ */
+void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
+{
+	debugfs_create_atomic_t("dma_error", 0600, dir, &sim->dma_error);
+	debugfs_create_bool("hang", 0600, dir, &sim->hang);
+	debugfs_create_u32("slow", 0600, dir, &sim->slow);
+}
+
+/**
+ * npukit_sim_create - a simulated NpuKit in its power-on state
+ * @dev: the device that owns it (for DMA cache maintenance)
+ * @bad_id: make the ID register read 0, as a fabric without the bitstream
+ *
+ * Return: the model, or NULL when out of memory.
+ */
+struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
+{
+	struct npukit_sim *sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+
+	if (!sim)
+		return NULL;
+	sim->dev = dev;
+	sim->bad_id = bad_id;
+	sim->slow = 1;
+	sim->glue_len = 16;
+	sim->glue_param = 1;
+	sim->w_shape = 0x00080008;
+	sim->mm2s.dmasr = NPUKIT_DMASR_HALTED;
+	sim->s2mm.dmasr = NPUKIT_DMASR_HALTED;
+	atomic_set(&sim->dma_error, 0);
+	return sim;
+}
+
+/**
+ * npukit_sim_destroy - free a model
+ * @sim: the model, or NULL
+ */
+void npukit_sim_destroy(struct npukit_sim *sim)
+{
+	kfree(sim);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npukit_sim.h - register-level model of the NpuKit and its AXI DMA
+ *
+ * Copyright (C) 2026 The npukit authors
+ */
+#ifndef _NPUKIT_SIM_H
+#define _NPUKIT_SIM_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+struct device;
+struct dentry;
+struct npukit_sim;
+
+/**
+ * enum npukit_sim_space - which register block an access targets
+ * @NPUKIT_SPACE_NPU: the NPU's AXI4-Lite slave
+ * @NPUKIT_SPACE_DMA: the AXI DMA's register block
+ */
+enum npukit_sim_space {
+	NPUKIT_SPACE_NPU,
+	NPUKIT_SPACE_DMA,
+};
+
+/**
+ * struct npukit_sim_counters - what the model measured
+ * @reads: register reads
+ * @writes: register writes
+ * @dma_bytes: bytes moved by both DMA channels
+ * @gemm_runs: GEMM runs started
+ * @gemm_ns: modelled time the array was busy
+ * @dropped: writes the modelled hardware silently dropped (hardware.md 8.2)
+ */
+struct npukit_sim_counters {
+	u64 reads;
+	u64 writes;
+	u64 dma_bytes;
+	u64 gemm_runs;
+	u64 gemm_ns;
+	u64 dropped;
+};
+
+struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id);
+void npukit_sim_destroy(struct npukit_sim *sim);
+int npukit_sim_add_window(struct npukit_sim *sim, dma_addr_t addr, void *cpu,
+			  size_t size);
+u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
+		    u32 off);
+void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
+		      u32 off, u32 val);
+u64 npukit_sim_now(struct npukit_sim *sim);
+void npukit_sim_delay(struct npukit_sim *sim, u32 ns);
+void npukit_sim_counters(struct npukit_sim *sim,
+			 struct npukit_sim_counters *out);
+void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir);
+
+#endif /* _NPUKIT_SIM_H */

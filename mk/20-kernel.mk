@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+# The kernel module.
+#   make module KDIR=<kernel build tree> [ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-]
+#       builds $(BUILD)/module/npukit.ko (default KDIR: the running kernel's).
+#   make check-kernel   (part of `make check`) the static checks: the module
+#       builds with W=1 and sparse (C=1) without a single "warning:" against
+#       Debian's 6.1 and 6.12 headers, and checkpatch --strict is clean on
+#       every file of driver/ and uapi/.
+# Kbuild writes objects next to its sources, so every build runs on a fresh
+# copy of Kbuild, driver/ and uapi/ under $(BUILD): the work tree stays
+# clean and builds for different kernels never share objects.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KMOD_SRCS := Kbuild $(sort $(wildcard driver/*.c driver/*.h)) uapi/npukit.h
+KMOD_CHECKPATCH_FILES := $(sort $(wildcard driver/* uapi/*))
+KMOD_HDRS := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))) \
+             $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*-amd64)))
+KMOD_CHECKPATCH = $(shell scripts/kernel-source 'scripts/checkpatch.pl' \
+	'scripts/spelling.txt' 'scripts/const_structs.checkpatch')/scripts/checkpatch.pl
+KMOD_ARGS = $(if $(ARCH),ARCH=$(ARCH)) $(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
+
+# $(call kmod-copy,DIR)
+kmod-copy = rm -rf $(1) && mkdir -p $(1) && cp --parents $(KMOD_SRCS) $(1)/
+
+module:
+	@$(call kmod-copy,$(BUILD)/module)
+	$(MAKE) -C $(KDIR) M=$(abspath $(BUILD)/module) $(KMOD_ARGS) modules
+	@echo "module: $(BUILD)/module/npukit.ko"
+
+CHECK_TARGETS += check-kernel
+.PHONY: check-kernel
+check-kernel:
+	@mkdir -p $(RESULTS) $(BUILD)/kmod
+	@log=$(RESULTS)/kernel.log; : > $$log; n=0; \
+	for kdir in $(KMOD_HDRS); do \
+		n=$$((n + 1)); tag=$$(basename $$kdir); dir=$(abspath $(BUILD))/kmod/$$tag; \
+		$(call kmod-copy,$$dir); \
+		if $(MAKE) --no-print-directory -C $$kdir M=$$dir W=1 C=1 modules >$$dir.log 2>&1 && \
+		   ! grep -q 'warning:' $$dir.log; then \
+			echo "ok $$n build W=1 + sparse C=1 against $$tag" >>$$log; \
+		else \
+			echo "not ok $$n build W=1 + sparse C=1 against $$tag" >>$$log; \
+			grep -E 'warning:|error:' $$dir.log | sed 's/^/# /' >>$$log; \
+		fi; \
+	done; \
+	[ -n "$(strip $(KMOD_HDRS))" ] || { n=$$((n + 1)); \
+		echo "ok $$n build # SKIP no /usr/src/linux-headers-6.{1,12}.*-amd64 (scripts/deps)" >>$$log; }; \
+	cp=$(KMOD_CHECKPATCH); \
+	for f in $(KMOD_CHECKPATCH_FILES); do \
+		n=$$((n + 1)); \
+		out=$$(perl $$cp --strict --no-tree --no-summary --terse -f $$f 2>&1); \
+		if [ -z "$$out" ]; then echo "ok $$n checkpatch --strict $$f" >>$$log; \
+		else echo "not ok $$n checkpatch --strict $$f" >>$$log; \
+			echo "$$out" | sed 's/^/# /' >>$$log; fi; \
+	done; \
+	cat $$log; scripts/tally kernel $$log $(RESULTS)
