@@ -34,7 +34,10 @@ static uint32_t rnd(struct rng *g, uint32_t n)
 
 static int32_t rnd_range(struct rng *g, int32_t lo, int32_t hi)
 {
-	return lo + (int32_t)rnd(g, (uint32_t)(hi - lo + 1));
+	uint64_t span = (uint64_t)((int64_t)hi - lo + 1);
+
+	rnd(g, 1);
+	return (int32_t)(lo + (int64_t)(g->s % span));
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "kselftest_harness.h"
+#include "load.h"
 #include "rt.h"
 
 #define HDR "'format':'ttpu','version':1,'tile':4,'name':'t'"
@@ -270,6 +271,21 @@ TEST(shape_absurd_rejected_fast)
 	ASSERT_ERROR_AT(TTPU_SCHEMA_ERROR, rc, err, "buffers.C.shape*", -1, "", "C");
 	ASSERT_LT((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec),
 		  500000000L);
+}
+
+/*
+ * Each buffer fits the loader's total (TTPU_MAX_TOTAL_ELEMENTS = 2^28), the
+ * two together do not: the second is refused, again before allocating.
+ */
+TEST(shapes_beyond_total_cap)
+{
+	struct ttpu_error err;
+	int rc;
+
+	ASSERT_EQ((uint64_t)1 << 28, TTPU_MAX_TOTAL_ELEMENTS);
+	rc = load_err(PROG(BUFS "," RT_BUF("T1", "i8", "[16384,16000]", "temp") ","
+			   RT_BUF("T2", "i8", "[16384,1000]", "temp"), CMDS), &err);
+	ASSERT_ERROR_AT(TTPU_SCHEMA_ERROR, rc, err, "buffers.T2.shape", -1, "", "T2");
 }
 
 /* ---- duplicate JSON keys ---- */
