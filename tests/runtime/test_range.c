@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "kselftest_harness.h"
 #include "rt.h"
 
@@ -234,6 +236,39 @@ TEST(run_after_range_error)
 	ASSERT_OUTPUT(res, "C", 0, 0, 0, 0, 0, 0, 2147483644, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 	ttpu_result_free(res);
 	ttpu_program_free(prog);
+}
+
+/* The contract's failure response carries the same where. */
+TEST(error_json_names_the_element)
+{
+	struct json_object *obj, *e, *v;
+	struct ttpu_error err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = run(RT_PROG(BUFS_A8 "," C_NEAR_MAX("C"), "'A'", "'C'", P0 "," RT_ACC(0, "C", 0, 0)),
+		     IN_PM11, &err);
+
+	ASSERT_KIND(TTPU_RANGE_ERROR, rc, err);
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, ttpu_error_write_json(&err, f));
+	fclose(f);
+	obj = json_tokener_parse(text);
+	ASSERT_NE(NULL, obj) TH_LOG("not JSON: %s", text);
+	ASSERT_TRUE(json_object_object_get_ex(obj, "error", &e));
+	ASSERT_TRUE(json_object_object_get_ex(e, "kind", &v));
+	ASSERT_STREQ("RangeError", json_object_get_string(v));
+	ASSERT_TRUE(json_object_object_get_ex(e, "message", &v));
+	ASSERT_STREQ(err.message, json_object_get_string(v));
+	ASSERT_TRUE(json_object_object_get_ex(e, "command", &v));
+	ASSERT_EQ(1, json_object_get_int(v));
+	ASSERT_TRUE(json_object_object_get_ex(e, "buffer", &v));
+	ASSERT_STREQ("C", json_object_get_string(v));
+	ASSERT_TRUE(json_object_object_get_ex(e, "element", &v));
+	ASSERT_EQ(6, json_object_get_int(v));
+	json_object_put(obj);
+	free(text);
 }
 
 TEST_HARNESS_MAIN
