@@ -2,9 +2,11 @@
 # The runtime library's tests (tests/runtime/), three suites:
 #   check-runtime      every test binary, against $(LIB_A)
 #   check-runtime-san  the same, built with ASan+UBSan into $(BUILD)/san
-#   check-runtime-vg   the error-path tests under valgrind (a subset: slow)
+#   check-runtime-vg   a subset under valgrind (RT_VG_TESTS: slow)
 # Each binary is a kselftest_harness program; a binary that fails or
 # crashes fails its suite (its exit status is checked, not only its log).
+# The harness runs each test in a child that leaves with _exit(), where
+# LeakSanitizer never looks: leaks are valgrind's job (it checks at _exit).
 
 RT_DIR     := tests/runtime
 RT_TESTS   := $(sort $(patsubst $(RT_DIR)/%.c,%,$(wildcard $(RT_DIR)/test_*.c)))
