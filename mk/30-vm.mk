@@ -22,14 +22,22 @@ BENCHD_DIR  := tests/bench-driver
 BUSYBOX     ?= /bin/busybox
 # The simulated NpuKit, two instances (/dev/npukit0 and 1): the driver's
 # module parameters, see driver/npukit_drv.c.
-VM_MODARGS  ?= simulate=2
+VM_MODARGS  ?= sim_devices=2
 VM_INSTANCES ?= 2
+# Simulated devices reading a wrong ID: probe must fail, the module stay sane.
+VM_MODARGS_BAD ?= sim_devices=1 sim_bad_id=1
 # Boot plus every suite; TCG on a shared 2-core machine.
 VM_TIMEOUT  ?= 240
 # Other suites' binaries that go into the VM: "NAME:MAKE_TARGET:VARIABLE"
-# builds MAKE_TARGET statically and copies the files $(VARIABLE) names.
-VM_EXTRA    ?= runtime:runtime-tests:RT_BINS
-VM_DATA     ?= tests/runtime/data tests/gen
+# builds MAKE_TARGET statically and copies the files $(VARIABLE) names,
+# except those named in VM_SKIP (test_gen runs python3, cli_valgrind_test
+# valgrind: neither is in the VM).
+# In the VM ttpu-run and the runtime find /dev/npukit0: their tests run
+# through the driver and the simulated NpuKit.
+VM_EXTRA    ?= runtime:runtime-tests:RT_BINS cli:cli-tests:CLI_TEST_BINS
+VM_SKIP     ?= test_gen cli_valgrind_test
+VM_DATA     ?= tests/runtime/data tests/gen tests/cli/data examples
+VM_ENV      ?= TTPU_RUN=/src/bin/ttpu-run TTPU_CLI_DATA=tests/cli/data
 
 # Host (dynamic) and VM (static) builds of the UAPI suites.
 $(BUILD)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DIR)/npukit_test.h uapi/npukit.h
@@ -58,21 +66,28 @@ vm-print-%:
 # Static builds of other suites, best effort: a suite that does not build
 # yet is left out with a note rather than blocking the driver's tests.
 $(VM_DIR)/extra.args: FORCE
-	@mkdir -p $(VM_DIR); : > $@.tmp; \
+	@mkdir -p $(VM_DIR); : > $@.tmp; rm -rf $(VM_DIR)/extra; \
+	b=$(abspath $(VM_DIR))/static; \
+	if $(MAKE) -s --no-print-directory BUILD=$$b LDFLAGS=-static $(TTPU_RUN:$(BUILD)/%=$$b/%) \
+			>$(VM_DIR)/static-ttpu-run.log 2>&1; then \
+		echo "--file $(TTPU_RUN:$(BUILD)/%=$$b/%)=src/bin/ttpu-run" >> $@.tmp; \
+	fi; \
 	for e in $(VM_EXTRA); do \
 		name=$${e%%:*}; rest=$${e#*:}; target=$${rest%%:*}; var=$${rest#*:}; \
-		b=$(VM_DIR)/static-$$name; \
 		if $(MAKE) -s --no-print-directory BUILD=$$b LDFLAGS=-static $$target \
 				>$(VM_DIR)/static-$$name.log 2>&1; then \
 			mkdir -p $(VM_DIR)/extra/$$name; \
-			cp $$($(MAKE) -s --no-print-directory BUILD=$$b vm-print-$$var) \
-				$(VM_DIR)/extra/$$name/ && \
+			for f in $$($(MAKE) -s --no-print-directory BUILD=$$b vm-print-$$var); do \
+				case " $(VM_SKIP) " in *" $$(basename $$f) "*) continue ;; esac; \
+				cp $$f $(VM_DIR)/extra/$$name/; \
+			done; \
 			echo "$$name=$(VM_DIR)/extra/$$name" >> $@.tmp; \
 		else \
 			echo "vm: $$name tests do not build statically, left out (see $(VM_DIR)/static-$$name.log)"; \
 		fi; \
 	done; \
 	for d in $(VM_DATA); do [ -d $$d ] && echo "--data $$d" >> $@.tmp; done; \
+	for e in $(VM_ENV); do echo "--env $$e" >> $@.tmp; done; \
 	mv $@.tmp $@
 FORCE:
 
@@ -83,7 +98,7 @@ vm-run: $(UAPI_TESTS:%=$(VM_DIR)/tests/uapi/%) $(if $(VM_WITH_EXTRA),$(VM_DIR)/e
 	set -- $$(tests/vm/fetch-kernel); kver=$$1 vmlinuz=$$2 kdir=$$3; \
 	echo "vm: Debian kernel $$kver, module with sparse"; \
 	ko=$$(tests/vm/build-module $$kdir $(VM_DIR)/module $(RESULTS)/$(VM_SUITE)-build.log); \
-	tests/vm/build-initramfs $(VM_DIR)/$(VM_SUITE).cpio.gz $(BUSYBOX) $$ko \
+	NPUKIT_VM_MODARGS_BAD="$(VM_MODARGS_BAD)" tests/vm/build-initramfs $(VM_DIR)/$(VM_SUITE).cpio.gz $(BUSYBOX) $$ko \
 		"$(VM_MODARGS)" $(VM_INSTANCES) $(VM_TESTS) \
 		$(if $(VM_WITH_EXTRA),$$(cat $(VM_DIR)/extra.args)); \
 	log=$(RESULTS)/$(VM_SUITE).log; start=$$(date +%s); status=0; \

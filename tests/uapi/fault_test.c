@@ -8,31 +8,16 @@
  * /sys/kernel/debug/npukit/<device name>/. On hardware these tests SKIP;
  * on the simulator a missing knob is a failure.
  */
-#include <libgen.h>
-
 #include "npukit_test.h"
 
 #define NK	32
-
-static void knob_path(char *buf, size_t len, const char *knob)
-{
-	const char *dir = getenv("NPUKIT_DEBUGFS");
-	char dev[64];
-
-	if (dir && *dir) {
-		snprintf(buf, len, "%s/%s", dir, knob);
-		return;
-	}
-	snprintf(dev, sizeof(dev), "%s", npu_device_path());
-	snprintf(buf, len, "/sys/kernel/debug/npukit/%s/%s", basename(dev), knob);
-}
 
 static int knob_write(const char *knob, unsigned long val)
 {
 	char path[256], s[32];
 	int fd, n, ok;
 
-	knob_path(path, sizeof(path), knob);
+	npu_debugfs_path(path, sizeof(path), knob);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -48,7 +33,7 @@ static long knob_read(const char *knob)
 	int fd;
 	ssize_t n;
 
-	knob_path(path, sizeof(path), knob);
+	npu_debugfs_path(path, sizeof(path), knob);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -67,7 +52,7 @@ static long knob_read(const char *knob)
 	if (self->info.backend != NPUKIT_BACKEND_SIMULATED)			\
 		SKIP(return, "fault knobs exist only on the simulated NpuKit");	\
 	char __p[256];								\
-	knob_path(__p, sizeof(__p), "dma_error");				\
+	npu_debugfs_path(__p, sizeof(__p), "dma_error");				\
 	ASSERT_EQ(0, knob_write("dma_error", 0)) TH_LOG("knob %s", __p);	\
 	ASSERT_EQ(0, knob_write("hang", 0));					\
 	ASSERT_EQ(0, knob_write("slow", 1));					\
@@ -119,12 +104,17 @@ NPU_TEST(dma_error)
 	npu_ctile want[NK / 4], got[NK / 4];
 	struct npukit_submit s;
 
+	long long errs;
+
 	NEED_SIM();
 	make_batch(k, want, 1);
+	errs = npu_stat("dma_errors");
+	ASSERT_LE(0, errs) TH_LOG("no dma_errors line in debugfs stats");
 	ASSERT_EQ(0, knob_write("dma_error", 1));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DMA_ERROR, s.status);
+	ASSERT_EQ(errs + 1, npu_stat("dma_errors"));
 	ASSERT_GT(NK, s.kicks_done);
 	ASSERT_TILES_EQ(want, got, done_slots(s.kicks_done));
 	ASSERT_EQ(0, knob_read("dma_error")) TH_LOG("the fault was not consumed");
@@ -156,12 +146,17 @@ NPU_TEST(hang)
 	npu_ctile want[NK / 4], got[NK / 4];
 	struct npukit_submit s;
 
+	long long hangs;
+
 	NEED_SIM();
 	make_batch(k, want, 3);
+	hangs = npu_stat("hangs");
+	ASSERT_LE(0, hangs) TH_LOG("no hangs line in debugfs stats");
 	ASSERT_EQ(0, knob_write("hang", 1));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DEVICE_HANG, s.status);
+	ASSERT_EQ(hangs + 1, npu_stat("hangs"));
 	ASSERT_GT(NK, s.kicks_done);
 	/* While the knob holds, the device stays hung: still a clean error. */
 	npu_submit_init(&s, k, NK, got, NK / 4);
@@ -206,6 +201,8 @@ NPU_TEST_TIMEOUT(deadline_mid_batch, 60)
 	struct npukit_submit s;
 	int r, e;
 
+	long long timeouts = npu_stat("timeouts");
+
 	ASSERT_NE(NULL, k);
 	for (uint32_t i = 0; i < n; i++)
 		npu_fill_random(&k[i], &st);
@@ -224,6 +221,9 @@ NPU_TEST_TIMEOUT(deadline_mid_batch, 60)
 	ASSERT_EQ(ETIMEDOUT, e) TH_LOG("got %s", strerror(e));
 	ASSERT_EQ(NPUKIT_STATUS_TIMEOUT, s.status);
 	ASSERT_GT(n, s.kicks_done);
+	if (timeouts >= 0) {
+		ASSERT_EQ(timeouts + 1, npu_stat("timeouts"));
+	}
 	assert_recovered(_metadata, self->fd);
 }
 

@@ -36,6 +36,42 @@ static inline const char *npu_device_path(void)
 	return p && *p ? p : "/dev/npukit0";
 }
 
+/*
+ * The instance's debugfs directory: $NPUKIT_DEBUGFS, or
+ * /sys/kernel/debug/npukit/<device name>/.
+ */
+static inline void npu_debugfs_path(char *buf, size_t len, const char *file)
+{
+	const char *dir = getenv("NPUKIT_DEBUGFS");
+	const char *dev = strrchr(npu_device_path(), '/');
+
+	if (dir && *dir)
+		snprintf(buf, len, "%s/%s", dir, file);
+	else
+		snprintf(buf, len, "/sys/kernel/debug/npukit/%s/%s",
+			 dev ? dev + 1 : npu_device_path(), file);
+}
+
+/* One "name value" line of the debugfs stats file, or -1 when absent. */
+static inline long long npu_stat(const char *name)
+{
+	char path[256], line[128];
+	long long val = -1, v;
+	size_t len = strlen(name);
+	FILE *f;
+
+	npu_debugfs_path(path, sizeof(path), "stats");
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, len) && line[len] == ' ' &&
+		    sscanf(line + len, "%lld", &v) == 1)
+			val = v;
+	fclose(f);
+	return val;
+}
+
 /* Assert that an ioctl succeeds, logging the errno when it does not. */
 #define test_ioctl(_fd, _cmd, _arg) do {					\
 	int __r = ioctl((_fd), (_cmd), (_arg));				\

@@ -277,11 +277,14 @@ NPU_TEST(counters_per_kick)
 	struct npukit_kick *k = calloc(n, sizeof(*k));
 	uint64_t st = test_seed() + 3;
 	struct npukit_submit s1, s2;
+	long long dropped;
 	npu_ctile got[1];
 
 	ASSERT_NE(NULL, k);
 	if (self->info.backend != NPUKIT_BACKEND_SIMULATED)
 		SKIP(goto out, "counters are exact only on the simulated NpuKit");
+	dropped = npu_stat("sim_dropped_writes");
+	ASSERT_LE(0, dropped) TH_LOG("no sim_dropped_writes in debugfs stats");
 	for (uint32_t i = 0; i < n; i++)
 		npu_fill_random(&k[i], &st);
 	k[0].flags = NPUKIT_KICK_CLEAR;
@@ -297,12 +300,13 @@ NPU_TEST(counters_per_kick)
 	/* The model's clock advances with the work, at least the GEMM time. */
 	ASSERT_LE(270ULL * n, s1.device_ns);
 
-	/* The simulation is deterministic: the same batch costs the same. */
+	/* A correct protocol never has a write silently dropped (8.2). */
+	ASSERT_EQ(dropped, npu_stat("sim_dropped_writes"));
+	/* The same batch again, with the wait estimates settled: no dearer. */
 	npu_submit_init(&s2, k, n, got, 1);
 	test_submit(self->fd, &s2);
-	ASSERT_EQ(s1.mmio_reads, s2.mmio_reads);
-	ASSERT_EQ(s1.mmio_writes, s2.mmio_writes);
-	ASSERT_EQ(s1.device_ns, s2.device_ns);
+	ASSERT_GE(s1.mmio_reads + n / 8, s2.mmio_reads);
+	ASSERT_GE(s1.device_ns + s1.device_ns / 8, s2.device_ns);
 out:
 	free(k);
 }
