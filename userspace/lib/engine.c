@@ -45,7 +45,23 @@ int ttpu_engine_open(enum ttpu_engine_choice choice, const char *device,
 	case TTPU_ENGINE_SOFTWARE:
 		return ttpu_software_engine_open(out, err);
 	case TTPU_ENGINE_NPUKIT:
-		return ttpu_npukit_engine_open(device, out, err);
+		/*
+		 * The same default nodes as AUTO, so that forcing the engine
+		 * never finds less than AUTO would; with neither present the
+		 * error names /dev/npukit0.
+		 */
+		if (!node) {
+			for (size_t i = 0; i < sizeof(default_nodes) / sizeof(default_nodes[0]); i++) {
+				ret = node_exists(default_nodes[i], err);
+				if (ret < 0)
+					return ret;
+				if (ret) {
+					node = default_nodes[i];
+					break;
+				}
+			}
+		}
+		return ttpu_npukit_engine_open(node, out, err);
 	case TTPU_ENGINE_AUTO:
 		break;
 	default:

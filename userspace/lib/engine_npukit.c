@@ -428,11 +428,18 @@ static int submit(struct npukit_engine *ne, struct ttpu_run_ctx *ctx,
 	if (ret == 0)
 		return 0;
 	ret = errno;
+	/*
+	 * How far the run got: which SUBMIT of the run, how many of its kicks
+	 * completed, and the device's status. Arguments the driver refused
+	 * leave status at OK: say "rejected" rather than "ok".
+	 */
 	ttpu_error_set(err, TTPU_DEVICE_ERROR,
-		       "%s: SUBMIT of %zu kicks (commands %u..%u) failed after %u kicks: %s (%s)",
-		       ne->path, nkicks, st->first_cmd, st->end_cmd - 1, s.kicks_done,
-		       strerror(ret), status_name(s.status));
-	ttpu_error_at_command(err, st->first_cmd, ttpu_op_names[TTPU_OP_PASS]);
+		       "%s: SUBMIT %llu of the run (%zu kicks, commands %u..%u) failed after %u kicks: %s (status: %s)",
+		       ne->path, (unsigned long long)ctx->stats.ioctls, nkicks, st->first_cmd,
+		       st->end_cmd - 1, s.kicks_done, strerror(ret),
+		       s.status == NPUKIT_STATUS_OK ? "rejected" : status_name(s.status));
+	ttpu_error_at_command(err, st->first_cmd,
+			      ttpu_op_names[ctx->prog->cmds[st->first_cmd].op]);
 	if (err)
 		err->sys_errno = ret;
 	return -TTPU_DEVICE_ERROR;
@@ -617,7 +624,9 @@ int ttpu_npukit_engine_open(const char *device, struct ttpu_engine **out,
 	}
 	ne->max_kicks = ne->info.max_kicks < NPUKIT_ENGINE_MAX_KICKS ?
 			ne->info.max_kicks : NPUKIT_ENGINE_MAX_KICKS;
-	ne->max_results = ne->info.max_results;
+	/* Every read-back ends a kick: more slots than kicks are never used. */
+	ne->max_results = ne->info.max_results < ne->max_kicks ?
+			  ne->info.max_results : ne->max_kicks;
 	env = getenv("TTPU_NPUKIT_TIMEOUT_MS");
 	ne->timeout_ns = (int64_t)(env && atol(env) > 0 ? atol(env) : NPUKIT_DEFAULT_TIMEOUT_MS) *
 			 1000000;
