@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: MIT
+# The NpuKit engine end to end (tests/engine/): parity with the software
+# engine, engine choice, injected device faults. Each binary SKIPs without
+# /dev/npukit0 and FAILs when it is there and wrong, so the suites mean
+# something inside the VMs (the simulated NpuKit), where they run too:
+# mk/30-vm.mk (VM_EXTRA, VM_DATA) and mk/50-zynq.mk (ZYNQ_SUITES,
+# ZYNQ_DATA) pick them up from here.
+#   check-engine   on this machine (the device-less checks run, the rest SKIP)
+#   engine-tests   the binaries, ttpu-run and the generated programs
+#   bench-engine   the issue 5 benchmark in the x86 VM, figures printed
+#
+# The binaries find ttpu-run and the generated programs through TTPU_RUN
+# and TTPU_TEST_DATA, or else at this build's paths relative to the top of
+# the tree (the VMs run them from /src, where those paths are packed).
+
+ENGINE_DIR    := tests/engine
+ENGINE_OUT     = $(BUILD)/tests/engine
+ENGINE_TESTS  := engine_parity engine_choice engine_fault
+ENGINE_BINS    = $(ENGINE_TESTS:%=$(ENGINE_OUT)/%)
+ENGINE_DATA    = $(BUILD)/engine-data
+# FIXTURE_SETUP() and friends expand to functions without prototypes.
+ENGINE_CFLAGS  = $(ALL_CFLAGS) -Wno-missing-prototypes -isystem $(KSELFTEST_DIR) \
+	-DENGINE_TTPU_RUN='"$(TTPU_RUN)"' -DENGINE_TEST_DATA='"$(ENGINE_DATA)"'
+
+$(ENGINE_OUT)/%: $(ENGINE_DIR)/%.c $(ENGINE_DIR)/engine_util.h $(ENGINE_DIR)/engine_progs.h $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ENGINE_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
+$(ENGINE_DATA)/.stamp: $(ENGINE_DIR)/gen-data tests/gen/ttpu_gen.py
+	$(ENGINE_DIR)/gen-data $(ENGINE_DATA)
+	@touch $@
+
+.PHONY: engine-tests engine-data check-engine check-engine-san engine-run bench-engine
+engine-data: $(ENGINE_DATA)/.stamp
+engine-tests: $(ENGINE_BINS) $(TTPU_RUN) engine-data
+
+engine-run: engine-tests
+	@mkdir -p $(RESULTS) $(BUILD)/tmp/$(ENGINE_SUITE)
+	@log=$(RESULTS)/$(ENGINE_SUITE).log; : > $$log; status=0; \
+	for t in $(ENGINE_BINS); do \
+		echo "# $$t" >> $$log; \
+		TTPU_RUN=$(abspath $(TTPU_RUN)) TTPU_TEST_DATA=$(ENGINE_DATA) \
+		TMPDIR=$(abspath $(BUILD)/tmp/$(ENGINE_SUITE)) $(ENGINE_WRAP) $$t >> $$log 2>&1; rc=$$?; \
+		if [ $$rc -ne 0 ]; then \
+			echo "not ok 0 $$t exited with status $$rc" >> $$log; status=1; \
+		fi; \
+	done; \
+	grep -E '^not ok' $$log | sed 's/^/$(ENGINE_SUITE): /' || true; \
+	scripts/tally $(ENGINE_SUITE) $$log $(RESULTS) || status=1; \
+	exit $$status
+
+check-engine:
+	@$(MAKE) --no-print-directory engine-run ENGINE_SUITE=engine
+
+check-engine-san:
+	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/san \
+		RESULTS=$(abspath $(RESULTS)) engine-run ENGINE_SUITE=engine-san \
+		ENGINE_WRAP='env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1'
+
+CHECK_TARGETS += check-engine check-engine-san
+
+# Into the x86 VM: the static binaries, and (as data under /src) the
+# static ttpu-run and the generated programs they look for.
+VM_EXTRA += engine:engine-tests:ENGINE_BINS
+VM_DATA  += $(VM_DIR)/static-engine/bin $(VM_DIR)/static-engine/engine-data
+# Into the emulated Zynq: the armhf binaries; its /init sets TTPU_RUN.
+ZYNQ_SUITES += engine:engine-tests:ENGINE_BINS
+ZYNQ_DATA   += $(ZYNQ_XBUILD)/engine-data
+export ZYNQ_DATA
+
+-include $(wildcard mk/61-bench-engine.mk)
