@@ -416,8 +416,9 @@ TEST(response_json)
 	ASSERT_EQ(1, json_int(hops, "epilogue"));
 	ASSERT_EQ(1, json_int(hops, "host_relu"));
 	/* absent means 0; present must say 0 */
-	if (json_object_object_get_ex(hops, "host_add", &data))
+	if (json_object_object_get_ex(hops, "host_add", &data)) {
 		ASSERT_EQ(0, json_object_get_int(data));
+	}
 
 	json_object_put(resp);
 	free(text);

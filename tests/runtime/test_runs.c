@@ -91,9 +91,8 @@ TEST(results_are_independent)
 	ASSERT_OUTPUT(r1, "V", 2, 4, 6);
 	ASSERT_OUTPUT(r2, "C", 110, 200, 300, 400);
 	ttpu_result_free(r2);
-	ttpu_program_free(prog);
-	/* still readable after the program is gone? Not promised: free first. */
 	ttpu_result_free(r1);
+	ttpu_program_free(prog);
 }
 
 /*
@@ -214,8 +213,9 @@ TEST(concurrent_runs_one_program_one_engine)
 		w[t] = (struct worker){ .prog = prog, .eng = rt_engine(), .seed = 1234u + t };
 		ASSERT_EQ(0, pthread_create(&th[t], NULL, worker_main, &w[t]));
 	}
-	for (int t = 0; t < THREADS; t++)
+	for (int t = 0; t < THREADS; t++) {
 		ASSERT_EQ(0, pthread_join(th[t], NULL));
+	}
 	for (int t = 0; t < THREADS; t++) {
 		ASSERT_EQ(0, w[t].failures) TH_LOG("thread %d: %s", t, w[t].why);
 	}
@@ -240,8 +240,9 @@ TEST(concurrent_runs_engine_per_thread)
 		ASSERT_STREQ("software", ttpu_engine_name(w[t].eng));
 		ASSERT_EQ(0, pthread_create(&th[t], NULL, worker_main, &w[t]));
 	}
-	for (int t = 0; t < THREADS; t++)
+	for (int t = 0; t < THREADS; t++) {
 		ASSERT_EQ(0, pthread_join(th[t], NULL));
+	}
 	for (int t = 0; t < THREADS; t++) {
 		ASSERT_EQ(0, w[t].failures) TH_LOG("thread %d: %s", t, w[t].why);
 		ttpu_engine_close(w[t].eng);

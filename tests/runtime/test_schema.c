@@ -394,7 +394,7 @@ SCHEMA(pass_consumed_twice, PROG(BUFS, CMDS "," ACC0), "commands[2].pass", 2, "a
 SCHEMA(acc_before_its_pass, PROG(BUFS, ACC0 "," PASS0), "commands[0].pass", 0, "acc", NULL)
 SCHEMA(acc_unknown_pass, PROG(BUFS, PASS0 "," ACC0 "," RT_ACC(9, "C", 0, 0)),
        "commands[2].pass", 2, "acc", NULL)
-/* ids are reused only after consumption? No: unique among all passes. */
+/* ids are unique among all passes, consumed or not */
 SCHEMA(pass_id_reused_after_consumed,
        PROG(BUFS, CMDS "," PASS0 "," ACC0), "commands[2].id", 2, "pass", NULL)
 SCHEMA(acc_dst_rank1, PROG(BUFS, PASS0 "," RT_ACC(0, "bias", 0, 0)),
