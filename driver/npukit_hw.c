@@ -48,6 +48,7 @@
  */
 
 #include <linux/device.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 
@@ -154,7 +155,7 @@ static int npukit_wait_check(struct npukit_device *nd, struct npukit_batch *b,
 						mm2s : s2mm);
 		dev_err_ratelimited(nd->dev,
 				    "no progress for %llu us: STATUS %#x MM2S %#x S2MM %#x%s\n",
-				    (npukit_now_ns(nd) - t0) / NSEC_PER_USEC,
+				    div_u64(npukit_now_ns(nd) - t0, NSEC_PER_USEC),
 				    st, mm2s, s2mm, st & NPUKIT_STATUS_BUSY ?
 				    "; NPU stuck busy: a PL reset (bitstream reload) recovers it" :
 				    "");
