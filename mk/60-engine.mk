@@ -68,4 +68,3 @@ ZYNQ_SUITES += engine:engine-tests:ENGINE_BINS
 ZYNQ_DATA   += $(ZYNQ_XBUILD)/engine-data
 export ZYNQ_DATA
 
--include $(wildcard mk/61-bench-engine.mk)
