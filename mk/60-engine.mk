@@ -68,3 +68,25 @@ ZYNQ_SUITES += engine:engine-tests:ENGINE_BINS
 ZYNQ_DATA   += $(ZYNQ_XBUILD)/engine-data
 export ZYNQ_DATA
 
+
+# The benchmark: a static binary and its programs (the bench MLP, and its
+# aligned first layer alone) booted in the x86 VM with the simulator.
+BENCHE_DATA = $(BUILD)/bench-engine
+BENCHE_BIN  = $(VM_DIR)/tests/bench-engine/bench_engine
+
+$(BENCHE_BIN): tests/bench-engine/bench_engine.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DBENCH_DATA='"$(BENCHE_DATA)"' -static -o $@ $< $(LIB_A) $(LDLIBS)
+
+$(BENCHE_DATA)/.stamp: tests/gen/ttpu_gen.py
+	@mkdir -p $(BENCHE_DATA)
+	$(TTPU_GEN) bench --name mlp784 --program $(BENCHE_DATA)/mlp.json \
+		--inputs $(BENCHE_DATA)/mlp-inputs.json
+	$(TTPU_GEN) mlp --name layer1 --batch 64 --dims 784,128 --bias 1 --relu 1 \
+		--program $(BENCHE_DATA)/layer1.json --inputs $(BENCHE_DATA)/layer1-inputs.json
+	@touch $@
+
+bench-engine: $(BENCHE_BIN) $(BENCHE_DATA)/.stamp
+	@$(MAKE) --no-print-directory vm-run VM_SUITE=bench-engine \
+		VM_TESTS="bench=$(BENCHE_BIN) --data $(BENCHE_DATA)"; status=$$?; \
+	sed -n 's/^# bench: //p' $(RESULTS)/bench-engine.log; exit $$status

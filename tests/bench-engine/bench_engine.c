@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_engine.c - issue 5's benchmark: the compiler-sized MLP (784 -> 128
+ * -> 10, batch 64, tests/gen/ttpu_gen.py bench) on the NpuKit engine, with
+ * the figures of the run against the C++ host's anchors (docs/hardware.md
+ * section 7: ~20 us per 8x8 load+run+readback):
+ *   (a) one pass per kick:            passes * 20 us
+ *   (b) native 8x8 tiles per layer:   sum ceil(M/8) ceil(N/8) ceil(K/8) * 20 us
+ * Targets: kicks <= passes / 7 on the aligned layer (784 -> 128 alone);
+ * SUBMITs <= the plan's matmul stages; modelled board time >= 40x lower
+ * than (a) and >= 8x lower than (b). Prints "# bench: " lines with
+ * PASS/MISS; fails (TAP "not ok") only when a run fails or its outputs
+ * differ from the software engine's.
+ *
+ * usage: bench_engine [MLP.json MLP-inputs.json LAYER1.json LAYER1-inputs.json]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "program.h"
+#include "ttpu-run.h"
+
+#ifndef BENCH_DATA
+#define BENCH_DATA "build/bench-engine"
+#endif
+#define HOST_KICK_NS 20000ULL
+
+static int tap;
+static int failed;
+
+static void result(int ok, const char *name)
+{
+	printf("%sok %d bench_engine.%s\n", ok ? "" : "not ", ++tap, name);
+	failed |= !ok;
+}
+
+static size_t matmul_stages(const ttpu_program *prog)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < prog->plan->nstages; i++)
+		n += prog->plan->stages[i].kind == TTPU_STAGE_MATMUL && prog->plan->stages[i].njobs;
+	return n;
+}
+
+/* Run on @choice; the result, or NULL after a TAP failure. */
+static ttpu_result *run(const ttpu_program *prog, const ttpu_inputs *in,
+			enum ttpu_engine_choice choice, const char *what)
+{
+	struct ttpu_error err;
+	ttpu_engine *eng = NULL;
+	ttpu_result *res = NULL;
+	int ret;
+
+	ret = ttpu_engine_open(choice, choice == TTPU_ENGINE_NPUKIT ? "/dev/npukit0" : NULL,
+			       &eng, &err);
+	if (!ret)
+		ret = ttpu_run(prog, eng, in, &res, &err);
+	if (ret) {
+		printf("# %s: %s\n", what, err.message);
+		result(0, what);
+	}
+	ttpu_engine_close(eng);
+	return res;
+}
+
+static int same_outputs(const ttpu_program *prog, const ttpu_result *x, const ttpu_result *y)
+{
+	for (size_t i = 0; i < ttpu_program_output_count(prog); i++) {
+		const char *name = ttpu_program_output_name(prog, i);
+		size_t nx, ny;
+		const int32_t *a = ttpu_result_output(x, name, &nx);
+		const int32_t *b = ttpu_result_output(y, name, &ny);
+
+		if (!a || !b || nx != ny || memcmp(a, b, nx * sizeof(*a)))
+			return 0;
+	}
+	return 1;
+}
+
+static int load(const char *p, const char *i, ttpu_program **prog, ttpu_inputs **in)
+{
+	struct ttpu_error err;
+
+	if (ttpu_program_load_file(p, prog, &err)) {
+		printf("# %s: %s\n", p, err.message);
+		return -1;
+	}
+	*in = ttpu_inputs_new(*prog);
+	if (!*in || ttpu_inputs_load_file(*in, i, &err)) {
+		printf("# %s: %s\n", i, err.message);
+		return -1;
+	}
+	return 0;
+}
+
+/* Sum over the program's layers of the native 8x8 tile count. */
+static unsigned long long native_kicks(const unsigned int (*layers)[3], int n)
+{
+	unsigned long long k = 0;
+
+	for (int l = 0; l < n; l++)
+		k += (unsigned long long)((layers[l][0] + 7) / 8) * ((layers[l][1] + 7) / 8) *
+		     ((layers[l][2] + 7) / 8);
+	return k;
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned int layers[][3] = { { 64, 784, 128 }, { 64, 128, 10 } };
+	const char *paths[4] = { BENCH_DATA "/mlp.json", BENCH_DATA "/mlp-inputs.json",
+				 BENCH_DATA "/layer1.json", BENCH_DATA "/layer1-inputs.json" };
+	ttpu_program *prog = NULL, *l1 = NULL;
+	ttpu_inputs *in = NULL, *l1in = NULL;
+	ttpu_result *hw, *sw, *hw1;
+	const struct ttpu_run_stats *s, *s1;
+	unsigned long long a_ns, b_ns, stages;
+
+	if (argc == 5)
+		for (int i = 0; i < 4; i++)
+			paths[i] = argv[i + 1];
+	printf("TAP version 13\n");
+	if (load(paths[0], paths[1], &prog, &in) || load(paths[2], paths[3], &l1, &l1in)) {
+		result(0, "load");
+		printf("1..%d\n", tap);
+		return 1;
+	}
+	result(1, "load");
+	hw = run(prog, in, TTPU_ENGINE_NPUKIT, "npukit_run");
+	sw = run(prog, in, TTPU_ENGINE_SOFTWARE, "software_run");
+	hw1 = run(l1, l1in, TTPU_ENGINE_NPUKIT, "npukit_layer1");
+	if (!hw || !sw || !hw1) {
+		printf("1..%d\n", tap);
+		return 1;
+	}
+	result(same_outputs(prog, hw, sw), "outputs_match_software");
+
+	s = ttpu_result_stats(hw);
+	s1 = ttpu_result_stats(hw1);
+	stages = matmul_stages(prog);
+	a_ns = s->passes * HOST_KICK_NS;
+	b_ns = native_kicks(layers, 2) * HOST_KICK_NS;
+	printf("# bench: MLP 784->128->10 batch 64 on the NpuKit engine (simulated board)\n");
+	printf("# bench: passes %llu, kicks %llu (%.2f passes/kick), SUBMIT ioctls %llu, matmul stages %llu\n",
+	       (unsigned long long)s->passes, (unsigned long long)s->kicks,
+	       s->kicks ? (double)s->passes / s->kicks : 0.0, (unsigned long long)s->ioctls, stages);
+	printf("# bench: MMIO reads %llu, MMIO writes %llu, DMA bytes %llu, host wall %.1f ms\n",
+	       (unsigned long long)s->mmio_reads, (unsigned long long)s->mmio_writes,
+	       (unsigned long long)s->dma_bytes, s->run_ns / 1e6);
+	printf("# bench: modelled board time %.3f ms; (a) one pass per kick %.1f ms; (b) native 8x8 tiles %.1f ms (%llu kicks)\n",
+	       s->device_ns / 1e6, a_ns / 1e6, b_ns / 1e6, native_kicks(layers, 2));
+	printf("# bench: aligned layer 784->128: passes %llu, kicks %llu (%.2f passes/kick): %s (target >= 7)\n",
+	       (unsigned long long)s1->passes, (unsigned long long)s1->kicks,
+	       s1->kicks ? (double)s1->passes / s1->kicks : 0.0,
+	       s1->kicks && s1->kicks * 7 <= s1->passes ? "PASS" : "MISS");
+	printf("# bench: SUBMIT ioctls %llu <= matmul stages %llu: %s\n",
+	       (unsigned long long)s->ioctls, stages, s->ioctls <= stages ? "PASS" : "MISS");
+	printf("# bench: vs (a): %.1fx lower: %s (target >= 40x)\n",
+	       s->device_ns ? (double)a_ns / s->device_ns : 0.0,
+	       s->device_ns && s->device_ns * 40 <= a_ns ? "PASS" : "MISS");
+	printf("# bench: vs (b): %.1fx lower: %s (target >= 8x)\n",
+	       s->device_ns ? (double)b_ns / s->device_ns : 0.0,
+	       s->device_ns && s->device_ns * 8 <= b_ns ? "PASS" : "MISS");
+	result(s->device_ns > 0 && s->kicks > 0, "device_counters_reported");
+	printf("1..%d\n", tap);
+	ttpu_result_free(hw);
+	ttpu_result_free(sw);
+	ttpu_result_free(hw1);
+	ttpu_inputs_free(in);
+	ttpu_inputs_free(l1in);
+	ttpu_program_free(prog);
+	ttpu_program_free(l1);
+	return failed;
+}
