@@ -16,6 +16,8 @@
 int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
 		 enum ttpu_error_kind kind, struct ttpu_error *err)
 {
+	locale_t c_locale;
+
 	memset(js, 0, sizeof(*js));
 	js->text = text;
 	js->len = len;
@@ -25,6 +27,10 @@ int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
 	js->tok = json_tokener_new_ex(TTPU_JSON_MAX_DEPTH);
 	if (!js->tok)
 		return ttpu_error_nomem(err, "creating a JSON tokener");
+	/* Never allocates: "C" with no base is glibc's static C locale. */
+	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (c_locale)
+		js->saved_locale = uselocale(c_locale);
 	/*
 	 * Strict: no single quotes, leading zeros or trailing commas. Trailing
 	 * characters are expected: each element is followed by the rest of
@@ -37,6 +43,12 @@ int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
 
 void ttpu_js_fini(struct ttpu_jstream *js)
 {
+	if (js->saved_locale) {
+		locale_t c_locale = uselocale(js->saved_locale);
+
+		freelocale(c_locale);
+		js->saved_locale = (locale_t)0;
+	}
 	if (js->tok)
 		json_tokener_free(js->tok);
 	free(js->key);

@@ -15,6 +15,7 @@
 #ifndef TTPU_JSON_STREAM_H
 #define TTPU_JSON_STREAM_H
 
+#include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,8 +38,15 @@ struct ttpu_jstream {
 	char *key;			/* the last key, NUL-terminated */
 	size_t key_len, key_cap;
 	struct ttpu_error *err;
+	locale_t saved_locale;		/* the thread's, restored by fini */
 };
 
+/*
+ * The thread runs in the "C" locale from init to fini: json-c switches
+ * LC_NUMERIC to "C" around every json_tokener_parse_ex() call (a locale
+ * copy, a new locale and a free each time), and glibc does that for free
+ * only when the thread's locale is already the built-in "C" object.
+ */
 int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
 		 enum ttpu_error_kind kind, struct ttpu_error *err);
 void ttpu_js_fini(struct ttpu_jstream *js);
