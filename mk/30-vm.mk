@@ -29,7 +29,9 @@ VM_MODARGS_BAD ?= sim_devices=1 sim_bad_id=1
 # Boot plus every suite; TCG on a shared 2-core machine.
 VM_TIMEOUT  ?= 240
 # Other suites' binaries that go into the VM: "NAME:MAKE_TARGET:VARIABLE"
-# builds MAKE_TARGET statically and copies the files $(VARIABLE) names,
+# builds MAKE_TARGET statically with BUILD=$(VM_DIR)/static-NAME (relative,
+# so paths compiled in resolve under /src in the VM, where VM_DATA entries
+# are packed) and copies the files $(VARIABLE) names,
 # except those named in VM_SKIP (test_gen runs python3, cli_valgrind_test
 # valgrind: neither is in the VM).
 # In the VM ttpu-run and the runtime find /dev/npukit0: their tests run
@@ -67,13 +69,14 @@ vm-print-%:
 # yet is left out with a note rather than blocking the driver's tests.
 $(VM_DIR)/extra.args: FORCE
 	@mkdir -p $(VM_DIR); : > $@.tmp; rm -rf $(VM_DIR)/extra; \
-	b=$(abspath $(VM_DIR))/static; \
+	b=$(VM_DIR)/static-ttpu-run; \
 	if $(MAKE) -s --no-print-directory BUILD=$$b LDFLAGS=-static $(TTPU_RUN:$(BUILD)/%=$$b/%) \
-			>$(VM_DIR)/static-ttpu-run.log 2>&1; then \
+			>$$b.log 2>&1; then \
 		echo "--file $(TTPU_RUN:$(BUILD)/%=$$b/%)=src/bin/ttpu-run" >> $@.tmp; \
 	fi; \
 	for e in $(VM_EXTRA); do \
 		name=$${e%%:*}; rest=$${e#*:}; target=$${rest%%:*}; var=$${rest#*:}; \
+		b=$(VM_DIR)/static-$$name; \
 		if $(MAKE) -s --no-print-directory BUILD=$$b LDFLAGS=-static $$target \
 				>$(VM_DIR)/static-$$name.log 2>&1; then \
 			mkdir -p $(VM_DIR)/extra/$$name; \
