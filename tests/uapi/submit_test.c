@@ -269,7 +269,7 @@ NPU_TEST_TIMEOUT(largest_batch, 120)
 /*
  * The register protocol's cost per kick, from the simulated NpuKit's
  * counters: an accumulating kick needs a handful of register accesses, so
- * a driver that starts polling without bound (or re-reads C per kick) shows.
+ * a driver that polls more than it must (or re-reads C per kick) shows.
  */
 NPU_TEST(counters_per_kick)
 {
@@ -295,8 +295,15 @@ NPU_TEST(counters_per_kick)
 	TH_LOG("%u kicks: %llu reads, %llu writes, %llu ns modelled", n,
 	       (unsigned long long)s1.mmio_reads, (unsigned long long)s1.mmio_writes,
 	       (unsigned long long)s1.device_ns);
-	ASSERT_GE(16ULL * n, s1.mmio_reads);
-	ASSERT_GE(16ULL * n, s1.mmio_writes);
+	/*
+	 * The pipelined protocol (npukit_hw.c) needs about two STATUS reads
+	 * and four writes per accumulating kick and ~1 us of board time; the
+	 * board-proven unpipelined sequence needs more than twice that. The
+	 * bounds leave room for polls the wait estimates miss.
+	 */
+	ASSERT_GE(3ULL * n, s1.mmio_reads);
+	ASSERT_GE(5ULL * n, s1.mmio_writes);
+	ASSERT_GE(2000ULL * n, s1.device_ns);
 	/* The model's clock advances with the work, at least the GEMM time. */
 	ASSERT_LE(270ULL * n, s1.device_ns);
 
