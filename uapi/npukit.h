@@ -11,9 +11,10 @@
  *
  * Conventions (Documentation/process/botching-up-ioctls.rst):
  *  - every struct begins with its size in bytes, written by userspace, so
- *    that structs can grow: the kernel accepts a smaller (older) size and
- *    zero-extends it, and rejects a larger one whose unknown tail is not
- *    zero with -E2BIG;
+ *    that structs can grow: the kernel accepts any size from the first
+ *    version's (smaller is -EINVAL) up, zero-extends an older, smaller
+ *    struct, and rejects a larger one whose unknown tail is not zero with
+ *    -E2BIG;
  *  - user pointers are __u64, all fields are fixed width, padding is
  *    explicit and must be zero, unknown flags are rejected with -EINVAL;
  *  - the layout is identical for 32-bit ARM and 64-bit userspace;
@@ -91,7 +92,8 @@ struct npukit_info {
  *	kick of the same batch; the first kick of a batch must clear, because
  *	accumulators do not survive from one SUBMIT to the next.
  * @c_slot: In. With %NPUKIT_KICK_READ_C: the index of the result slot that
- *	receives the 8x8 int32 C tile. Must be zero otherwise.
+ *	receives the 8x8 int32 C tile; -EOVERFLOW when it is not below
+ *	&npukit_submit.result_count. Must be zero otherwise (-EINVAL).
  *
  * @a followed by @b is exactly the 128-byte A||B stream the IP consumes.
  */
