@@ -66,7 +66,8 @@ $(TTPU_RUN): $(CLI_OBJS) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB_A) $(LDLIBS)
 
 demo: $(TTPU_RUN)
-	$(TTPU_RUN) examples/mlp.json --inputs examples/mlp-inputs.json --stats
+	$(TTPU_RUN) examples/mlp.json --inputs examples/mlp-inputs.json -o $(BUILD)/mlp-response.json --show --stats
+	@echo "response: $(BUILD)/mlp-response.json"
 
 clean:
 	rm -rf $(BUILD)

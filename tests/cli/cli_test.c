@@ -941,6 +941,29 @@ TEST(stats_on_stderr)
 	cli_result_free(&r);
 }
 
+/* --show: each output as a matrix on stderr; the response is unchanged. */
+TEST(show_outputs_on_stderr)
+{
+	struct cli_result r;
+	char tiny[4096];
+
+	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
+	RUN_CLI(&r, NULL, tiny, "--inputs", cli_data("tiny-inputs.json"),
+		"--engine", "software", "--show");
+	ASSERT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
+	check_tiny_response(_metadata, r.json);
+	/* A header line, then one line per row of C. */
+	ASSERT_EQ(0, strncmp(r.err, "C [4 x 4] i32:\n", 15)) TH_LOG("%s", r.err);
+	{
+		int lines = 0;
+
+		for (const char *p = r.err; *p; p++)
+			lines += *p == '\n';
+		ASSERT_EQ(5, lines) TH_LOG("%s", r.err);
+	}
+	cli_result_free(&r);
+}
+
 TEST(stats_not_on_failure)
 {
 	struct cli_result r;

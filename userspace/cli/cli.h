@@ -108,6 +108,11 @@ int cli_exit_status(enum ttpu_error_kind kind);
 int cli_report_error(const struct ttpu_error *err, bool stdout_usable);
 
 /* The --stats summary, on stderr. @eng and @res may be NULL (--check). */
+/*
+ * Each output of @res as a right-aligned matrix on stderr. Outputs larger
+ * than the screen show their first and last rows and columns around "...".
+ */
+void cli_report_outputs(const ttpu_program *prog, const ttpu_result *res);
 void cli_report_stats(const ttpu_program *prog, const ttpu_engine *eng,
 		      const ttpu_result *res, const struct cli_times *t);
 

@@ -148,3 +148,52 @@ void cli_report_stats(const ttpu_program *prog, const ttpu_engine *eng,
 		ms(t->ns[CLI_PHASE_OPEN]), ms(t->ns[CLI_PHASE_RUN]),
 		ms(t->ns[CLI_PHASE_OUTPUT]), ms(total));
 }
+
+/* Rows and columns shown from each end of a large output. */
+#define SHOW_EDGE 6
+
+static bool show_index(size_t i, size_t n)
+{
+	return n <= 2 * SHOW_EDGE || i < SHOW_EDGE || i >= n - SHOW_EDGE;
+}
+
+void cli_report_outputs(const ttpu_program *prog, const ttpu_result *res)
+{
+	for (size_t o = 0; o < ttpu_program_output_count(prog); o++) {
+		const char *name = ttpu_program_output_name(prog, o);
+		size_t dims[2] = { 0, 0 }, count, rows, cols;
+		const int32_t *v = ttpu_result_output(res, name, &count);
+		int rank, is_i8, width = 1;
+
+		rank = ttpu_program_buffer_shape(prog, name, dims, &is_i8);
+		if (!v || rank < 1)
+			continue;
+		rows = rank == 2 ? dims[0] : 1;
+		cols = rank == 2 ? dims[1] : dims[0];
+		for (size_t i = 0; i < count; i++) {
+			int w = snprintf(NULL, 0, "%d", v[i]);
+
+			if (show_index(i / cols, rows) && show_index(i % cols, cols) && w > width)
+				width = w;
+		}
+		if (rank == 2)
+			fprintf(stderr, "%s [%zu x %zu] %s:\n", name, rows, cols, is_i8 ? "i8" : "i32");
+		else
+			fprintf(stderr, "%s [%zu] %s:\n", name, cols, is_i8 ? "i8" : "i32");
+		for (size_t r = 0; r < rows; r++) {
+			if (!show_index(r, rows)) {
+				if (r == SHOW_EDGE)
+					fprintf(stderr, "  ...\n");
+				continue;
+			}
+			fputs(" ", stderr);
+			for (size_t c = 0; c < cols; c++) {
+				if (show_index(c, cols))
+					fprintf(stderr, " %*d", width, v[r * cols + c]);
+				else if (c == SHOW_EDGE)
+					fprintf(stderr, " %*s", width, "...");
+			}
+			fputc('\n', stderr);
+		}
+	}
+}

@@ -26,6 +26,7 @@ struct cli {
 	enum ttpu_engine_choice engine;
 	bool check;
 	bool stats;
+	bool show;
 	struct cli_sink sink;
 	struct cli_times times;
 };
@@ -53,6 +54,8 @@ static void usage(FILE *f)
 		"                      {\"ok\": true, \"name\", \"passes\", \"commands\"}\n"
 		"  -s, --stats         a summary on stderr (engine, passes, cycles, device\n"
 		"                      counters, time per phase); adds \"stats\" to the response\n"
+		"  -S, --show          print each output as a matrix on stderr (for people;\n"
+		"                      large outputs are cut to their corners)\n"
 		"  -h, --help          this text\n"
 		"  -V, --version       the version\n"
 		"\n"
@@ -72,6 +75,7 @@ static const struct option long_options[] = {
 	{ "device", required_argument, NULL, 'd' },
 	{ "check", no_argument, NULL, 'c' },
 	{ "stats", no_argument, NULL, 's' },
+	{ "show", no_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -124,7 +128,7 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	int opt, ret;
 
 	opterr = 0;	/* every complaint is one UsageError line */
-	while ((opt = getopt_long(argc, argv, ":i:o:e:d:cshV", long_options,
+	while ((opt = getopt_long(argc, argv, ":i:o:e:d:csShV", long_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -146,6 +150,9 @@ static int parse_args(struct cli *c, int argc, char **argv,
 			break;
 		case 's':
 			c->stats = true;
+			break;
+		case 'S':
+			c->show = true;
 			break;
 		case 'h':
 			help = true;
@@ -300,6 +307,8 @@ static int execute(struct cli *c, struct ttpu_error *err)
 	}
 	ret = cli_sink_commit(&c->sink, err);
 	cli_times_add(&c->times, CLI_PHASE_OUTPUT, &mark);
+	if (!ret && c->show)
+		cli_report_outputs(prog, res);
 	if (!ret && c->stats)
 		cli_report_stats(prog, eng, res, &c->times);
 out:
