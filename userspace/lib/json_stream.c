@@ -252,12 +252,12 @@ static void find_duplicate_key(const char *s, size_t start, size_t end,
 	}
 }
 
-int ttpu_js_value(struct ttpu_jstream *js, const char *path,
-		  struct json_object **out)
+int ttpu_js_value_raw(struct ttpu_jstream *js, const char *path,
+		      struct json_object **out, size_t *colons)
 {
 	enum json_tokener_error jerr;
 	struct json_object *obj;
-	size_t avail, end, colons;
+	size_t avail, end;
 
 	*out = NULL;
 	skip_ws(js);
@@ -281,21 +281,41 @@ int ttpu_js_value(struct ttpu_jstream *js, const char *path,
 		return ttpu_js_error_at(js, end, path, "malformed JSON: %s",
 					json_tokener_error_desc(jerr));
 	}
+	*colons = count_colons(js->text, js->pos, end);
+	js->pos = end;
+	*out = obj;
+	return 0;
+}
+
+int ttpu_js_duplicate(struct ttpu_jstream *js, const char *path)
+{
+	char key[64];
+
+	find_duplicate_key(js->text, js->elem_start, js->pos, key, sizeof(key));
+	return ttpu_js_error(js, path, "duplicate key \"%s\"", key);
+}
+
+size_t ttpu_js_count_members(struct json_object *obj)
+{
+	return count_members(obj);
+}
+
+int ttpu_js_value(struct ttpu_jstream *js, const char *path,
+		  struct json_object **out)
+{
+	size_t colons;
+	int ret = ttpu_js_value_raw(js, path, out, &colons);
+
 	/*
 	 * json-c keeps the last of duplicate keys silently; a duplicate key
 	 * is as much a mistake as an unknown one, so count them.
 	 */
-	colons = count_colons(js->text, js->pos, end);
-	if (colons && colons != count_members(obj)) {
-		char key[64];
-
-		json_object_put(obj);
-		find_duplicate_key(js->text, js->pos, end, key, sizeof(key));
-		return ttpu_js_error(js, path, "duplicate key \"%s\"", key);
+	if (!ret && colons && colons != count_members(*out)) {
+		json_object_put(*out);
+		*out = NULL;
+		return ttpu_js_duplicate(js, path);
 	}
-	js->pos = end;
-	*out = obj;
-	return 0;
+	return ret;
 }
 
 int ttpu_js_skip(struct ttpu_jstream *js, const char *path)

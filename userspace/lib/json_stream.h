@@ -57,6 +57,18 @@ int ttpu_js_peek(struct ttpu_jstream *js);
 /* Parse the value at the cursor with json-c; *@out is the caller's to put. */
 int ttpu_js_value(struct ttpu_jstream *js, const char *path,
 		  struct json_object **out);
+/*
+ * The same without the duplicate-key check, for a caller that counts the
+ * members while it converts the value anyway: *@colons is the number of
+ * name/value separators in the value's text; when the members (all
+ * levels) are fewer, call ttpu_js_duplicate() (the value is the last one
+ * parsed).
+ */
+int ttpu_js_value_raw(struct ttpu_jstream *js, const char *path,
+		      struct json_object **out, size_t *colons);
+int ttpu_js_duplicate(struct ttpu_jstream *js, const char *path);
+/* Object members anywhere in @obj (its own and all nested ones). */
+size_t ttpu_js_count_members(struct json_object *obj);
 /* Skip the value at the cursor (parsed and freed). */
 int ttpu_js_skip(struct ttpu_jstream *js, const char *path);
 

@@ -33,12 +33,24 @@ const char *const ttpu_op_names[TTPU_OP_COUNT] = {
 	[TTPU_OP_HOST_RELU] = "host_relu",
 };
 
+static const size_t ttpu_op_lens[TTPU_OP_COUNT] = {
+	[TTPU_OP_ALLOC] = 5, [TTPU_OP_PASS] = 4, [TTPU_OP_ACC] = 3,
+	[TTPU_OP_EPILOGUE] = 8, [TTPU_OP_HOST_ADD] = 8, [TTPU_OP_HOST_RELU] = 9,
+};
+
 #define PATH_MAX_LEN TTPU_ERROR_NAME_MAX
 #define NONE UINT32_MAX
 
 /* ---- pass id -> slot ------------------------------------------------- */
 
+/*
+ * Compilers number passes 0, 1, 2, ...: ids below dense_cap are looked up
+ * directly; the array only grows while it stays within a small multiple of
+ * the passes seen, so scattered ids (any int64) go to the hash instead.
+ */
 struct ttpu_pass_map {
+	uint32_t *dense;		/* by id: slot + 1, 0 = empty */
+	size_t dense_cap;
 	int64_t *ids;
 	uint32_t *slots;		/* slot + 1, 0 = empty */
 	size_t n, cap;			/* cap: power of two */
@@ -58,6 +70,7 @@ static void pass_map_free(struct ttpu_pass_map *m)
 {
 	if (!m)
 		return;
+	free(m->dense);
 	free(m->ids);
 	free(m->slots);
 	free(m);
@@ -77,16 +90,47 @@ static uint32_t pass_map_find(const struct ttpu_pass_map *m, int64_t id)
 {
 	size_t i;
 
-	if (!m || !m->cap)
+	if ((uint64_t)id < m->dense_cap && m->dense[id])
+		return m->dense[id] - 1;
+	/* An id added before the dense array reached it lives in the hash. */
+	if (!m->n)
 		return NONE;
 	i = pass_map_probe(m, id);
 	return m->slots[i] ? m->slots[i] - 1 : NONE;
 }
 
+/* Make ids below @id + 1 direct, if that stays near the passes seen. */
+static int pass_map_grow_dense(struct ttpu_pass_map *m, int64_t id,
+			       size_t passes)
+{
+	size_t cap = m->dense_cap ? m->dense_cap : 1024;
+	uint32_t *d;
+
+	if ((uint64_t)id >= 4 * (uint64_t)passes + 4096)
+		return 0;
+	while (cap <= (uint64_t)id)
+		cap *= 2;
+	d = realloc(m->dense, cap * sizeof(*d));
+	if (!d)
+		return -1;
+	memset(d + m->dense_cap, 0, (cap - m->dense_cap) * sizeof(*d));
+	m->dense = d;
+	m->dense_cap = cap;
+	return 0;
+}
+
+/* Add pass @id (not present yet) as @slot; @slot + 1 passes so far. */
 static int pass_map_add(struct ttpu_pass_map *m, int64_t id, uint32_t slot)
 {
 	size_t i;
 
+	if (id >= 0 && (uint64_t)id >= m->dense_cap &&
+	    pass_map_grow_dense(m, id, (size_t)slot + 1))
+		return -1;
+	if (id >= 0 && (uint64_t)id < m->dense_cap) {
+		m->dense[id] = slot + 1;
+		return 0;
+	}
 	if ((m->n + 1) * 2 > m->cap) {
 		struct ttpu_pass_map g = { .cap = m->cap ? m->cap * 2 : 1024 };
 
@@ -267,28 +311,148 @@ static void index_path(char path[32], const char *base, size_t i)
 
 /* ---- commands ---------------------------------------------------------- */
 
+/*
+ * Every key a command or a window may have. A command's members are
+ * gathered in one walk of json-c's object, each key classified by a
+ * switch: no hash lookup per field, and the members are counted (for the
+ * duplicate-key check) on the way.
+ */
+enum cmd_key {
+	CK_OP, CK_ID, CK_A, CK_B, CK_PASS, CK_DST, CK_BIAS, CK_RELU, CK_BUF,
+	CK_SRC, CK_R, CK_C, CK_UNKNOWN
+};
+
+static int classify_key(const char *k)
+{
+	switch (k[0]) {
+	case 'a':
+		return !k[1] ? CK_A : CK_UNKNOWN;
+	case 'b':
+		if (!k[1])
+			return CK_B;
+		if (!strcmp(k + 1, "uf"))
+			return CK_BUF;
+		return !strcmp(k + 1, "ias") ? CK_BIAS : CK_UNKNOWN;
+	case 'c':
+		return !k[1] ? CK_C : CK_UNKNOWN;
+	case 'd':
+		return !strcmp(k + 1, "st") ? CK_DST : CK_UNKNOWN;
+	case 'i':
+		return !strcmp(k + 1, "d") ? CK_ID : CK_UNKNOWN;
+	case 'o':
+		return !strcmp(k + 1, "p") ? CK_OP : CK_UNKNOWN;
+	case 'p':
+		return !strcmp(k + 1, "ass") ? CK_PASS : CK_UNKNOWN;
+	case 'r':
+		if (!k[1])
+			return CK_R;
+		return !strcmp(k + 1, "elu") ? CK_RELU : CK_UNKNOWN;
+	case 's':
+		return !strcmp(k + 1, "rc") ? CK_SRC : CK_UNKNOWN;
+	}
+	return CK_UNKNOWN;
+}
+
+#define CKB(k) (1u << (k))
+
 struct op_spec {
 	const char *keys[5];		/* after "op" */
+	uint8_t ck[5];			/* their enum cmd_key */
+	unsigned int nkeys;
 	unsigned int required;		/* bit per keys[] entry */
+	unsigned int allowed;		/* CKB() of "op" and keys[] */
 };
 
 static const struct op_spec op_specs[TTPU_OP_COUNT] = {
-	[TTPU_OP_ALLOC] = { { "buf" }, 0x1 },
-	[TTPU_OP_PASS] = { { "id", "a", "b" }, 0x7 },
-	[TTPU_OP_ACC] = { { "pass", "dst", "bias", "relu" }, 0x3 },
-	[TTPU_OP_EPILOGUE] = { { "dst", "bias", "relu" }, 0x1 },
-	[TTPU_OP_HOST_ADD] = { { "dst", "a", "b" }, 0x7 },
-	[TTPU_OP_HOST_RELU] = { { "dst", "src" }, 0x3 },
+	[TTPU_OP_ALLOC] = { { "buf" }, { CK_BUF }, 1, 0x1,
+			    CKB(CK_OP) | CKB(CK_BUF) },
+	[TTPU_OP_PASS] = { { "id", "a", "b" }, { CK_ID, CK_A, CK_B }, 3, 0x7,
+			   CKB(CK_OP) | CKB(CK_ID) | CKB(CK_A) | CKB(CK_B) },
+	[TTPU_OP_ACC] = { { "pass", "dst", "bias", "relu" },
+			  { CK_PASS, CK_DST, CK_BIAS, CK_RELU }, 4, 0x3,
+			  CKB(CK_OP) | CKB(CK_PASS) | CKB(CK_DST) | CKB(CK_BIAS) |
+			  CKB(CK_RELU) },
+	[TTPU_OP_EPILOGUE] = { { "dst", "bias", "relu" },
+			       { CK_DST, CK_BIAS, CK_RELU }, 3, 0x1,
+			       CKB(CK_OP) | CKB(CK_DST) | CKB(CK_BIAS) | CKB(CK_RELU) },
+	[TTPU_OP_HOST_ADD] = { { "dst", "a", "b" }, { CK_DST, CK_A, CK_B }, 3, 0x7,
+			       CKB(CK_OP) | CKB(CK_DST) | CKB(CK_A) | CKB(CK_B) },
+	[TTPU_OP_HOST_RELU] = { { "dst", "src" }, { CK_DST, CK_SRC }, 2, 0x3,
+				CKB(CK_OP) | CKB(CK_DST) | CKB(CK_SRC) },
 };
 
 static const char *const window_keys[3] = { "buf", "r", "c" };
 
+/*
+ * A window's members: buf, r, c (a JSON null is NULL: @present tells it
+ * from a missing key), and whether any other key is there.
+ */
+struct win_members {
+	struct json_object *v[3];
+	unsigned int present;		/* bit per v[] */
+	bool unknown;
+};
+
+struct cmd_members {
+	struct json_object *v[CK_UNKNOWN];
+	unsigned int present;		/* CKB() per key met */
+	bool unknown;			/* a key no command has */
+	struct win_members win[3];	/* of "a", "b", "dst" when objects */
+	size_t count;			/* members at every level */
+};
+
+static size_t nested_members(struct json_object *val)
+{
+	enum json_type t = json_object_get_type(val);
+
+	return t == json_type_object || t == json_type_array ?
+		ttpu_js_count_members(val) : 0;
+}
+
+static void collect_window(struct json_object *obj, struct win_members *w,
+			   size_t *count)
+{
+	json_object_object_foreach(obj, key, val) {
+		int k = classify_key(key);
+		int i = k == CK_BUF ? 0 : k == CK_R ? 1 : k == CK_C ? 2 : -1;
+
+		(*count) += 1 + nested_members(val);
+		if (i < 0) {
+			w->unknown = true;
+			continue;
+		}
+		w->v[i] = val;
+		w->present |= 1u << i;
+	}
+}
+
+static void collect_command(struct json_object *obj, struct cmd_members *m)
+{
+	json_object_object_foreach(obj, key, val) {
+		int k = classify_key(key), wi;
+
+		m->count++;
+		if (k == CK_UNKNOWN) {
+			m->unknown = true;
+			m->count += nested_members(val);
+			continue;
+		}
+		m->v[k] = val;
+		m->present |= CKB(k);
+		wi = k == CK_A ? 0 : k == CK_B ? 1 : k == CK_DST ? 2 : -1;
+		if (wi >= 0 && json_object_is_type(val, json_type_object))
+			collect_window(val, &m->win[wi], &m->count);
+		else
+			m->count += nested_members(val);
+	}
+}
+
 static int get_window(struct ttpu_loader *L, const struct jpath *p,
-		      struct json_object *obj, struct ttpu_window *w)
+		      struct json_object *obj, const struct win_members *m,
+		      struct ttpu_window *w)
 {
 	char path[PATH_MAX_LEN];
 	struct jpath q = *p;
-	struct json_object *v[3];
 	int64_t rc[2];
 	int i, ret;
 
@@ -296,21 +460,24 @@ static int get_window(struct ttpu_loader *L, const struct jpath *p,
 		return ttpu_js_error(L->js, jp_str(p, path, sizeof(path)),
 				     "expected a window {\"buf\", \"r\", \"c\"}, got %s",
 				     ttpu_js_describe(obj));
-	json_object_object_foreach(obj, key, val) {
-		(void)val;
-		if (find_key(key, window_keys, 3) < 0)
-			return unknown_key(L->js, jp_str(p, path, sizeof(path)), key,
-					   window_keys, 3);
+	if (m->unknown) {
+		/* Name the first one in the text's order. */
+		json_object_object_foreach(obj, key, val) {
+			(void)val;
+			if (find_key(key, window_keys, 3) < 0)
+				return unknown_key(L->js, jp_str(p, path, sizeof(path)), key,
+						   window_keys, 3);
+		}
 	}
 	for (i = 0; i < 3; i++) {
 		q.k2 = window_keys[i];
-		if (!json_object_object_get_ex(obj, window_keys[i], &v[i]))
+		if (!(m->present & (1u << i)))
 			return ttpu_js_error(L->js, jp_str(p, path, sizeof(path)),
 					     "missing key \"%s\"", window_keys[i]);
 		if (i == 0)
-			ret = get_name(L, &q, v[i], &w->buf);
+			ret = get_name(L, &q, m->v[i], &w->buf);
 		else
-			ret = get_uint(L->js, &q, v[i], 0, &rc[i - 1]);
+			ret = get_uint(L->js, &q, m->v[i], 0, &rc[i - 1]);
 		if (ret)
 			return ret;
 	}
@@ -332,10 +499,11 @@ static int add_pass(struct ttpu_loader *L, size_t idx, const struct jpath *jp,
 				     (long long)id, p->pass_cmd[other]);
 	if (p->npasses >= UINT32_MAX - 1)
 		return ttpu_js_error(L->js, jp_str(jp, path, sizeof(path)), "too many passes");
-	if (grow(&p->pass_ids, &L->passes_cap, p->npasses + 1, sizeof(*p->pass_ids)))
+	if (p->npasses == L->passes_cap &&
+	    grow(&p->pass_ids, &L->passes_cap, p->npasses + 1, sizeof(*p->pass_ids)))
 		return ttpu_error_nomem(L->err, "reading passes");
 	/* The three by-slot arrays share one capacity: grow the others alike. */
-	{
+	if (L->pass_aux_cap != L->passes_cap) {
 		size_t cap = L->passes_cap;
 		uint32_t *pc = realloc(p->pass_cmd, cap * sizeof(*pc));
 
@@ -346,6 +514,7 @@ static int add_pass(struct ttpu_loader *L, size_t idx, const struct jpath *jp,
 		if (!pc)
 			return ttpu_error_nomem(L->err, "reading passes");
 		L->consumer = pc;
+		L->pass_aux_cap = cap;
 	}
 	*slot = (uint32_t)p->npasses;
 	if (pass_map_add(L->pass_map, id, *slot))
@@ -373,12 +542,35 @@ static int consume_pass(struct ttpu_loader *L, size_t idx,
 	return 0;
 }
 
+/* The op named by the @len bytes at @s (may hold a NUL), or -1. */
+static int find_op(const char *s, size_t len)
+{
+	int op;
+
+	for (op = 0; op < TTPU_OP_COUNT; op++)
+		if (ttpu_op_lens[op] == len && !memcmp(s, ttpu_op_names[op], len))
+			return op;
+	return -1;
+}
+
+/* The window collected for key @k (a, b or dst). */
+static const struct win_members *win_of(const struct cmd_members *m, int k)
+{
+	return &m->win[k == CK_A ? 0 : k == CK_B ? 1 : 2];
+}
+
+/*
+ * @obj is commands[@idx], whose text held @colons name/value separators:
+ * fewer members means json-c dropped a duplicate key.
+ */
 static int convert_command(struct ttpu_loader *L, size_t idx,
-			   struct json_object *obj, struct ttpu_command *cmd)
+			   struct json_object *obj, size_t colons,
+			   struct ttpu_command *cmd)
 {
 	struct json_object *v[5] = { NULL }, *opv;
 	char base[PATH_MAX_LEN], path[PATH_MAX_LEN];
 	const struct op_spec *spec;
+	struct cmd_members m;
 	const char *opname;
 	int64_t n;
 	const struct jpath cp = { .base = "commands", .idx = idx };
@@ -387,28 +579,37 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 #define BASE jp_str(&cp, base, sizeof(base))
 #define OPPATH (ttpu_js_path(path, sizeof(path), "%s.op", BASE), path)
 
-	if (!json_object_is_type(obj, json_type_object))
+	if (!json_object_is_type(obj, json_type_object)) {
+		if (colons && colons != ttpu_js_count_members(obj))
+			return ttpu_js_duplicate(L->js, BASE);
 		return ttpu_js_error(L->js, BASE, "expected a command object, got %s",
 				     ttpu_js_describe(obj));
-	if (!json_object_object_get_ex(obj, "op", &opv))
+	}
+	memset(&m, 0, sizeof(m));
+	collect_command(obj, &m);
+	if (colons != m.count)
+		return ttpu_js_duplicate(L->js, BASE);
+	opv = m.v[CK_OP];
+	if (!(m.present & CKB(CK_OP)))
 		return ttpu_js_error(L->js, BASE, "missing key \"op\"");
 	if (!json_object_is_type(opv, json_type_string))
 		return ttpu_js_error(L->js, OPPATH, "expected a string, got %s",
 				     ttpu_js_describe(opv));
 	opname = json_object_get_string(opv);
-	op = find_key(opname, (const char *const *)ttpu_op_names, TTPU_OP_COUNT);
-	if (op < 0 || strlen(opname) != (size_t)json_object_get_string_len(opv))
+	op = find_op(opname, (size_t)json_object_get_string_len(opv));
+	if (op < 0)
 		return ttpu_js_error(L->js, OPPATH, "unknown op \"%s\" (one of alloc, pass, acc, epilogue, host_add, host_relu)",
 				     opname);
 	spec = &op_specs[op];
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->op = (uint8_t)op;
 	ret = 0;
-	json_object_object_foreach(obj, key, val) {
-		if (!strcmp(key, "op"))
-			continue;
-		i = find_key(key, spec->keys, 5);
-		if (i < 0) {
+	if (m.unknown || (m.present & ~spec->allowed)) {
+		/* Name the first key this op does not take, in the text's order. */
+		json_object_object_foreach(obj, key, val) {
+			(void)val;
+			if (!strcmp(key, "op") || find_key(key, spec->keys, 5) >= 0)
+				continue;
 			char what[PATH_MAX_LEN];
 
 			ttpu_js_path(what, sizeof(what), "%s (op %s)", BASE, opname);
@@ -416,9 +617,9 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 			ttpu_error_at_field(L->err, BASE);
 			goto out;
 		}
-		v[i] = val;
 	}
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < (int)spec->nkeys; i++) {
+		v[i] = m.v[spec->ck[i]];
 		if ((spec->required & (1u << i)) && !v[i]) {
 			ret = ttpu_js_error(L->js, BASE, "missing key \"%s\" (op %s)",
 					    spec->keys[i], opname);
@@ -426,14 +627,15 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 		}
 	}
 #define FIELD(i) (&(struct jpath){ .base = "commands", .idx = idx, .k1 = spec->keys[i] })
+#define WIN(i) win_of(&m, spec->ck[i])
 	switch (op) {
 	case TTPU_OP_ALLOC:
 		ret = get_name(L, FIELD(0), v[0], &cmd->u.alloc.buf);
 		break;
 	case TTPU_OP_PASS:
-		ret = get_window(L, FIELD(1), v[1], &cmd->u.pass.a);
+		ret = get_window(L, FIELD(1), v[1], WIN(1), &cmd->u.pass.a);
 		if (!ret)
-			ret = get_window(L, FIELD(2), v[2], &cmd->u.pass.b);
+			ret = get_window(L, FIELD(2), v[2], WIN(2), &cmd->u.pass.b);
 		if (!ret)
 			ret = get_uint(L->js, FIELD(0), v[0], 0, &n);
 		if (!ret)
@@ -447,7 +649,7 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 		uint32_t *bias = op == TTPU_OP_ACC ? &cmd->u.acc.bias :
 					&cmd->u.epilogue.bias;
 
-		ret = get_window(L, FIELD(d), v[d], dst);
+		ret = get_window(L, FIELD(d), v[d], WIN(d), dst);
 		*bias = TTPU_NO_BUFFER;
 		if (!ret && v[d + 1])
 			ret = get_name(L, FIELD(d + 1), v[d + 1], bias);
@@ -478,6 +680,7 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 			ret = get_name(L, FIELD(1), v[1], &cmd->u.relu.src);
 		break;
 	}
+#undef WIN
 #undef FIELD
 #undef OPPATH
 #undef BASE
@@ -492,6 +695,7 @@ static int read_commands(struct ttpu_loader *L)
 	struct ttpu_program *p = L->prog;
 	struct json_object *obj;
 	bool first = true;
+	size_t colons;
 	int ret;
 
 	ret = ttpu_js_array_begin(L->js, "commands");
@@ -499,18 +703,19 @@ static int read_commands(struct ttpu_loader *L)
 		char path[32];
 
 		index_path(path, "commands", p->ncmds);
-		ret = ttpu_js_value(L->js, path, &obj);
+		ret = ttpu_js_value_raw(L->js, path, &obj, &colons);
 		if (ret)
 			break;
 		if (p->ncmds >= UINT32_MAX - 1) {
 			json_object_put(obj);
 			return ttpu_js_error(L->js, path, "too many commands");
 		}
-		if (grow(&p->cmds, &L->cmds_cap, p->ncmds + 1, sizeof(*p->cmds))) {
+		if (p->ncmds == L->cmds_cap &&
+		    grow(&p->cmds, &L->cmds_cap, p->ncmds + 1, sizeof(*p->cmds))) {
 			json_object_put(obj);
 			return ttpu_error_nomem(L->err, "reading commands");
 		}
-		{
+		if (L->cmd_offset_cap != L->cmds_cap) {
 			uint32_t *o = realloc(L->cmd_offset, L->cmds_cap * sizeof(*o));
 
 			if (!o) {
@@ -518,9 +723,10 @@ static int read_commands(struct ttpu_loader *L)
 				return ttpu_error_nomem(L->err, "reading commands");
 			}
 			L->cmd_offset = o;
+			L->cmd_offset_cap = L->cmds_cap;
 		}
 		L->cmd_offset[p->ncmds] = (uint32_t)L->js->elem_start;
-		ret = convert_command(L, p->ncmds, obj, &p->cmds[p->ncmds]);
+		ret = convert_command(L, p->ncmds, obj, colons, &p->cmds[p->ncmds]);
 		json_object_put(obj);
 		if (!ret)
 			p->ncmds++;

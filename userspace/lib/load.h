@@ -65,6 +65,8 @@ struct ttpu_loader {
 	size_t ninputs, noutputs;
 	size_t inputs_offset, outputs_offset;
 	size_t cmds_cap, passes_cap;
+	size_t cmd_offset_cap;		/* follows cmds_cap */
+	size_t pass_aux_cap;		/* pass_cmd, consumer: follow passes_cap */
 	uint32_t *cmd_offset;		/* by command: offset in the text */
 	uint32_t *consumer;		/* by pass slot: the acc, or UINT32_MAX */
 	struct ttpu_pass_map *pass_map;	/* pass id -> slot */

@@ -64,14 +64,13 @@ static int resolve(struct ttpu_loader *L, size_t i, const char *field,
 	return 0;
 }
 
-static int check_window(struct ttpu_loader *L, size_t i, const char *field,
+/* @path is the window's "buf" field ("a.buf"): a constant, not formatted. */
+static int check_window(struct ttpu_loader *L, size_t i, const char *path,
 			struct ttpu_window *w, bool need_i8)
 {
-	char path[32];
 	const struct ttpu_buffer *b;
 	int ret;
 
-	ttpu_js_path(path, sizeof(path), "%s.buf", field);
 	ret = resolve(L, i, path, &w->buf);
 	if (ret)
 		return ret;
@@ -90,7 +89,7 @@ static int check_epilogue(struct ttpu_loader *L, size_t i,
 {
 	const struct ttpu_buffer *d, *b;
 	char s[48];
-	int ret = check_window(L, i, "dst", dst, false);
+	int ret = check_window(L, i, "dst.buf", dst, false);
 
 	if (ret || *bias == TTPU_NO_BUFFER)
 		return ret;
@@ -159,8 +158,8 @@ static int check_command(struct ttpu_loader *L, size_t i)
 	case TTPU_OP_ALLOC:
 		return resolve(L, i, "buf", &c->u.alloc.buf);
 	case TTPU_OP_PASS:
-		ret = check_window(L, i, "a", &c->u.pass.a, true);
-		return ret ? ret : check_window(L, i, "b", &c->u.pass.b, true);
+		ret = check_window(L, i, "a.buf", &c->u.pass.a, true);
+		return ret ? ret : check_window(L, i, "b.buf", &c->u.pass.b, true);
 	case TTPU_OP_ACC:
 		return check_epilogue(L, i, &c->u.acc.dst, &c->u.acc.bias);
 	case TTPU_OP_EPILOGUE:
