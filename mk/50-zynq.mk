@@ -32,7 +32,7 @@ ZYNQ_HOST_ONLY ?= runtime/test_gen
 ZYNQ_SIM_ARGS   ?= sim_devices=2
 ZYNQ_REFUSE_RE  ?= npukit 43c00000\.npu: .*ID reads 0x00000000, not NpuKit
 ZYNQ_DTSI       ?= $(firstword $(wildcard dts/*.dtsi))
-# Boot (~10 s) plus every suite under TCG with KASAN on a shared machine.
+# Boot (~10-30 s) plus every suite under TCG with KASAN on a shared machine.
 ZYNQ_TIMEOUT    ?= 900
 
 .PHONY: zynq-kernel-bg zynq-kernel zynq-check
