@@ -87,7 +87,6 @@ struct npukit_wait_est {
  * @start_seq: write sequence number of that START
  * @t_start: device time of that START
  * @tx_pending: TX_ARM issued and the C stream not confirmed complete
- * @load_pending: a tile load is programmed and not confirmed landed
  */
 struct npukit_hw_state {
 	struct npukit_wait_est est_load;
@@ -97,7 +96,6 @@ struct npukit_hw_state {
 	u64 start_seq;
 	u64 t_start;
 	bool tx_pending;
-	bool load_pending;
 };
 
 /**

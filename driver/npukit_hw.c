@@ -268,7 +268,6 @@ static int npukit_wait_loaded(struct npukit_device *nd, struct npukit_batch *b,
 	}
 	if (ret)
 		return ret;
-	hw->load_pending = false;
 	if (hw->run_pending)
 		npukit_run_confirmed(nd, b);
 	return 0;
@@ -328,7 +327,6 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 	b->chunk_readbacks = 0;
 	load_seq = npukit_load_tile(nd, 0);
 	t_load = npukit_now_ns(nd);
-	hw->load_pending = true;
 	for (i = 0; i < n; i++) {
 		ret = npukit_wait_loaded(nd, b, load_seq, t_load);
 		if (ret)
@@ -345,7 +343,6 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 		if (i + 1 < n) {
 			load_seq = npukit_load_tile(nd, i + 1);
 			t_load = npukit_now_ns(nd);
-			hw->load_pending = true;
 		}
 		if (kicks[i].read_c) {
 			ret = npukit_read_c(nd, b, b->chunk_readbacks);
@@ -455,7 +452,6 @@ void npukit_hw_recover(struct npukit_device *nd)
 	if (npukit_has_load_cfg(nd))
 		npukit_npu_write(nd, NPUKIT_LOAD_CFG, NPUKIT_LOAD_AB);
 	hw->run_pending = false;
-	hw->load_pending = false;
 	hw->tx_pending = false;
 }
 
