@@ -147,7 +147,9 @@ int ttpu_result_new(const struct ttpu_program *prog,
 			for (size_t e = 0; e < b->count; e++)
 				o->data[e] = ((const int8_t *)d)[e];
 	}
-	memcpy(res->pass_ids, prog->pass_ids, prog->npasses * sizeof(*res->pass_ids));
+	/* A program without passes may have no pass_ids array at all. */
+	if (prog->npasses)
+		memcpy(res->pass_ids, prog->pass_ids, prog->npasses * sizeof(*res->pass_ids));
 	res->npasses = prog->npasses;
 	/* A run that succeeds executed every command once. */
 	res->host_ops = prog->measured.host_ops;
