@@ -10,6 +10,7 @@
  * errors fire in the middle of chains, in epilogues and in host ops.
  */
 #include <json-c/json.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -645,11 +646,15 @@ TEST(engine_npukit_refuses_clearly)
 	struct ttpu_error e;
 	ttpu_engine *eng = (ttpu_engine *)&e;
 
-	ASSERT_EQ(-TTPU_DEVICE_ERROR, ttpu_engine_open(TTPU_ENGINE_NPUKIT, NULL, &eng, &e));
+	/* Asked for by name, a missing node is an error naming the node. */
+	ASSERT_EQ(-TTPU_DEVICE_ERROR,
+		  ttpu_engine_open(TTPU_ENGINE_NPUKIT, "/nonexistent/npukit9", &eng, &e));
 	EXPECT_NULL(eng);
-	EXPECT_NE(NULL, strstr(e.message, "NpuKit engine is not built"));
+	EXPECT_NE(NULL, strstr(e.message, "/nonexistent/npukit9")) TH_LOG("%s", e.message);
+	EXPECT_EQ(ENOENT, e.sys_errno);
 	/* An existing node that is no NpuKit is an error, never a fall-back. */
 	ASSERT_EQ(-TTPU_DEVICE_ERROR, ttpu_engine_open(TTPU_ENGINE_AUTO, "/dev/null", &eng, &e));
+	EXPECT_NULL(eng);
 }
 
 TEST(response_and_error_json)
