@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "error.h"
 #include "ttpu-run.h"
 
 #define CLI_NAME "ttpu-run"
@@ -27,15 +28,6 @@ enum cli_exit {
 	CLI_EXIT_USAGE = 2,	/* UsageError */
 	CLI_EXIT_SYSTEM = 3,	/* DeviceError, SystemError */
 };
-
-#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
-
-/* Reset @err and set @kind and the message. Returns -@kind. */
-int cli_error(struct ttpu_error *err, enum ttpu_error_kind kind,
-	      const char *fmt, ...) CLI_PRINTF(3, 4);
-/* A SystemError ending in ": strerror(@errnum)". Returns -TTPU_SYSTEM_ERROR. */
-int cli_error_sys(struct ttpu_error *err, int errnum, const char *fmt, ...)
-	CLI_PRINTF(3, 4);
 
 /* ---- text.c ------------------------------------------------------------ */
 
@@ -94,7 +86,6 @@ struct cli_times {
 	uint64_t start;
 };
 
-uint64_t cli_now_ns(void);
 /* Add the time since *@mark to @phase and move *@mark to now. */
 void cli_times_add(struct cli_times *t, enum cli_phase phase, uint64_t *mark);
 

@@ -2,56 +2,9 @@
 /*
  * report.c - what ttpu-run tells people: errors, exit statuses, --stats
  */
-#include <errno.h>
-#include <stdarg.h>
-#include <string.h>
-#include <time.h>
 
 #include "cli.h"
-
-static int cli_verror(struct ttpu_error *err, enum ttpu_error_kind kind,
-		      const char *fmt, va_list ap)
-{
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->kind = kind;
-		err->command = -1;
-		err->element = -1;
-		err->row = -1;
-		err->col = -1;
-		vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	}
-	return -(int)kind;
-}
-
-int cli_error(struct ttpu_error *err, enum ttpu_error_kind kind,
-	      const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = cli_verror(err, kind, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-int cli_error_sys(struct ttpu_error *err, int errnum, const char *fmt, ...)
-{
-	va_list ap;
-	size_t n;
-
-	va_start(ap, fmt);
-	cli_verror(err, TTPU_SYSTEM_ERROR, fmt, ap);
-	va_end(ap);
-	if (err) {
-		n = strlen(err->message);
-		snprintf(err->message + n, sizeof(err->message) - n, ": %s",
-			 strerror(errnum));
-		err->sys_errno = errnum;
-	}
-	return -TTPU_SYSTEM_ERROR;
-}
+#include "util.h"
 
 int cli_exit_status(enum ttpu_error_kind kind)
 {
@@ -89,17 +42,9 @@ int cli_report_error(const struct ttpu_error *err, bool stdout_usable)
 	return cli_exit_status(err->kind);
 }
 
-uint64_t cli_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void cli_times_add(struct cli_times *t, enum cli_phase phase, uint64_t *mark)
 {
-	uint64_t now = cli_now_ns();
+	uint64_t now = ttpu_now_ns();
 
 	t->ns[phase] += now - *mark;
 	*mark = now;

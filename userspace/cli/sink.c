@@ -91,30 +91,30 @@ int cli_sink_open(struct cli_sink *sink, const char *path,
 	sink->path = path;
 	/* Caught now, not after the run: rename() would refuse at the end. */
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return cli_error_sys(err, EISDIR, "cannot write %s", path);
+		return ttpu_error_sys(err, EISDIR, "cannot write %s", path);
 	sink->tmp_path = sink_tmp_template(path);
 	if (!sink->tmp_path)
-		return cli_error_sys(err, ENOMEM, "cannot write %s", path);
+		return ttpu_error_sys(err, ENOMEM, "cannot write %s", path);
 	/* Guarded before it exists: a signal in between finds no file. */
 	sink_guard(sink->tmp_path);
 	fd = mkostemp(sink->tmp_path, O_CLOEXEC);
 	if (fd < 0) {
-		ret = cli_error_sys(err, errno, "cannot create a temporary file for %s",
-				    path);
+		ret = ttpu_error_sys(err, errno, "cannot create a temporary file for %s",
+				     path);
 		goto err_free;
 	}
 	/* mkostemp() makes it 0600; OUT gets what a plain create would give. */
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) < 0) {
-		ret = cli_error_sys(err, errno, "cannot set the mode of %s",
-				    sink->tmp_path);
+		ret = ttpu_error_sys(err, errno, "cannot set the mode of %s",
+				     sink->tmp_path);
 		close(fd);
 		goto err_unlink;
 	}
 	sink->f = fdopen(fd, "w");
 	if (!sink->f) {
-		ret = cli_error_sys(err, errno, "cannot write %s", sink->tmp_path);
+		ret = ttpu_error_sys(err, errno, "cannot write %s", sink->tmp_path);
 		close(fd);
 		goto err_unlink;
 	}
@@ -154,22 +154,22 @@ int cli_sink_commit(struct cli_sink *sink, struct ttpu_error *err)
 
 	errno = 0;
 	if (fflush(sink->f) != 0 || ferror(sink->f)) {
-		ret = cli_error_sys(err, sink_errno(), "writing the response to %s",
-				    what);
+		ret = ttpu_error_sys(err, sink_errno(), "writing the response to %s",
+				     what);
 		sink->failed = true;
 	}
 	if (!sink->path)
 		return ret;
 	/* rename() must never expose a file whose data is not on disk yet. */
 	if (!ret && fsync(fileno(sink->f)) < 0)
-		ret = cli_error_sys(err, errno, "writing the response to %s", what);
+		ret = ttpu_error_sys(err, errno, "writing the response to %s", what);
 	errno = 0;
 	if (fclose(sink->f) != 0 && !ret)
-		ret = cli_error_sys(err, sink_errno(), "writing the response to %s",
-				    what);
+		ret = ttpu_error_sys(err, sink_errno(), "writing the response to %s",
+				     what);
 	sink->f = NULL;
 	if (!ret && rename(sink->tmp_path, sink->path) < 0)
-		ret = cli_error_sys(err, errno, "cannot replace %s", sink->path);
+		ret = ttpu_error_sys(err, errno, "cannot replace %s", sink->path);
 	if (ret)
 		unlink(sink->tmp_path);
 	sink_release(sink);

@@ -6,8 +6,6 @@
  * text costs its size once (15 MB for a compiler-sized program), and
  * reading it apart from parsing lets --stats tell I/O time from parse time.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -17,20 +15,11 @@
 int cli_text_read(const char *path, struct cli_text *text,
 		  struct ttpu_error *err)
 {
-	int fd = STDIN_FILENO, ret;
-
 	text->data = NULL;
 	text->len = 0;
-	if (path) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return cli_error_sys(err, errno, "cannot open %s", path);
-	}
-	ret = ttpu_read_fd(fd, path ? path : "stdin", &text->data, &text->len,
-			   err);
 	if (path)
-		close(fd);
-	return ret;
+		return ttpu_read_file(path, &text->data, &text->len, err);
+	return ttpu_read_fd(STDIN_FILENO, "stdin", &text->data, &text->len, err);
 }
 
 void cli_text_free(struct cli_text *text)

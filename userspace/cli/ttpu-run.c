@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "load.h"
+#include "util.h"
 
 struct cli {
 	const char *program;		/* NULL: a request on stdin */
@@ -91,9 +92,9 @@ static int parse_engine(const char *name, enum ttpu_engine_choice *out,
 	else if (strcmp(name, "software") == 0)
 		*out = TTPU_ENGINE_SOFTWARE;
 	else
-		return cli_error(err, TTPU_USAGE_ERROR,
-				 "unknown engine '%s' (expected auto, npukit or software)",
-				 name);
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "unknown engine '%s' (expected auto, npukit or software)",
+				      name);
 	return 0;
 }
 
@@ -106,15 +107,15 @@ static int usage_bad_option(const char *arg, struct ttpu_error *err)
 	const char *eq = strchr(arg, '=');
 
 	if (strncmp(arg, "--", 2) != 0)
-		return cli_error(err, TTPU_USAGE_ERROR,
-				 "unknown option '-%c' (see " CLI_NAME " --help)",
-				 optopt ? optopt : '?');
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "unknown option '-%c' (see " CLI_NAME " --help)",
+				      optopt ? optopt : '?');
 	if (optopt && eq)
-		return cli_error(err, TTPU_USAGE_ERROR,
-				 "option '%.*s' takes no argument (see " CLI_NAME " --help)",
-				 (int)(eq - arg), arg);
-	return cli_error(err, TTPU_USAGE_ERROR,
-			 "unknown option '%s' (see " CLI_NAME " --help)", arg);
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "option '%.*s' takes no argument (see " CLI_NAME " --help)",
+				      (int)(eq - arg), arg);
+	return ttpu_error_set(err, TTPU_USAGE_ERROR,
+			      "unknown option '%s' (see " CLI_NAME " --help)", arg);
 }
 
 /*
@@ -161,9 +162,9 @@ static int parse_args(struct cli *c, int argc, char **argv,
 			version = true;
 			break;
 		case ':':
-			return cli_error(err, TTPU_USAGE_ERROR,
-					 "option '%s' needs an argument (see " CLI_NAME " --help)",
-					 argv[optind - 1]);
+			return ttpu_error_set(err, TTPU_USAGE_ERROR,
+					      "option '%s' needs an argument (see " CLI_NAME " --help)",
+					      argv[optind - 1]);
 		default:
 			return usage_bad_option(argv[optind - 1], err);
 		}
@@ -177,17 +178,17 @@ static int parse_args(struct cli *c, int argc, char **argv,
 		return 1;
 	}
 	if (argc - optind > 1)
-		return cli_error(err, TTPU_USAGE_ERROR,
-				 "one PROGRAM at most, got '%s' and '%s' (see " CLI_NAME " --help)",
-				 argv[optind], argv[optind + 1]);
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "one PROGRAM at most, got '%s' and '%s' (see " CLI_NAME " --help)",
+				      argv[optind], argv[optind + 1]);
 	if (optind < argc)
 		c->program = argv[optind];
 	if (!c->program && c->inputs)
-		return cli_error(err, TTPU_USAGE_ERROR,
-				 "--inputs needs a PROGRAM argument: a request on stdin carries its own inputs");
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "--inputs needs a PROGRAM argument: a request on stdin carries its own inputs");
 	if (c->device && c->engine == TTPU_ENGINE_SOFTWARE)
-		return cli_error(err, TTPU_USAGE_ERROR,
-				 "--device does not apply to --engine software");
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "--device does not apply to --engine software");
 	return 0;
 }
 
@@ -196,7 +197,7 @@ static int load(struct cli *c, ttpu_program **prog, ttpu_inputs **in,
 		struct ttpu_error *err)
 {
 	struct cli_text text = { 0 };
-	uint64_t mark = cli_now_ns();
+	uint64_t mark = ttpu_now_ns();
 	int ret;
 
 	ret = cli_text_read(c->program, &text, err);
@@ -205,8 +206,8 @@ static int load(struct cli *c, ttpu_program **prog, ttpu_inputs **in,
 		return ret;
 	if (!c->program) {
 		if (cli_text_blank(&text))
-			ret = cli_error(err, TTPU_SCHEMA_ERROR,
-					"empty request on stdin: expected {\"program\": ..., \"inputs\": ...}");
+			ret = ttpu_error_set(err, TTPU_SCHEMA_ERROR,
+					     "empty request on stdin: expected {\"program\": ..., \"inputs\": ...}");
 		else
 			ret = ttpu_request_parse(text.data, text.len, prog, in, err);
 		cli_text_free(&text);
@@ -221,16 +222,16 @@ static int load(struct cli *c, ttpu_program **prog, ttpu_inputs **in,
 
 	*in = ttpu_inputs_new(*prog);
 	if (!*in)
-		return cli_error_sys(err, ENOMEM, "allocating the inputs");
+		return ttpu_error_sys(err, ENOMEM, "allocating the inputs");
 	if (!c->inputs) {
 		/* --check without --inputs checks the program alone. */
 		if (ttpu_program_input_count(*prog) == 0 || c->check)
 			return 0;
-		return cli_error(err, TTPU_INPUT_ERROR,
-				 "program \"%s\" has %zu input(s) (the first is \"%s\"): give them with --inputs FILE",
-				 ttpu_program_name(*prog),
-				 ttpu_program_input_count(*prog),
-				 ttpu_program_input_name(*prog, 0));
+		return ttpu_error_set(err, TTPU_INPUT_ERROR,
+				      "program \"%s\" has %zu input(s) (the first is \"%s\"): give them with --inputs FILE",
+				      ttpu_program_name(*prog),
+				      ttpu_program_input_count(*prog),
+				      ttpu_program_input_name(*prog, 0));
 	}
 	ret = cli_text_read(c->inputs, &text, err);
 	cli_times_add(&c->times, CLI_PHASE_READ, &mark);
@@ -281,12 +282,12 @@ static int execute(struct cli *c, struct ttpu_error *err)
 	if (ret)
 		goto out;
 
-	mark = cli_now_ns();
+	mark = ttpu_now_ns();
 	if (c->check) {
 		if (write_check(c->sink.f, prog) < 0) {
 			c->sink.failed = true;
-			ret = cli_error_sys(err, errno ? errno : EIO,
-					    "writing the response");
+			ret = ttpu_error_sys(err, errno ? errno : EIO,
+					     "writing the response");
 			goto out;
 		}
 	} else {
@@ -339,7 +340,7 @@ int main(int argc, char **argv)
 	if (ret > 0) {
 		if (fflush(stdout) == 0 && !ferror(stdout))
 			return CLI_EXIT_OK;
-		cli_error_sys(&err, errno ? errno : EIO, "writing to stdout");
+		ttpu_error_sys(&err, errno ? errno : EIO, "writing to stdout");
 		return cli_report_error(&err, false);
 	}
 	if (ret == 0)

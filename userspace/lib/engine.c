@@ -32,6 +32,36 @@ static int node_exists(const char *path, struct ttpu_error *err)
 	return -TTPU_DEVICE_ERROR;
 }
 
+/* The first default node that exists, or NULL in *@node when none does. */
+static int find_default_node(const char **node, struct ttpu_error *err)
+{
+	int ret;
+
+	*node = NULL;
+	for (size_t i = 0; i < sizeof(default_nodes) / sizeof(default_nodes[0]); i++) {
+		ret = node_exists(default_nodes[i], err);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			*node = default_nodes[i];
+			break;
+		}
+	}
+	return 0;
+}
+
+/* AUTO found no node: the software engine, saying which node was missing. */
+static int software_instead(const char *missing, ttpu_engine **out,
+			    struct ttpu_error *err)
+{
+	int ret = ttpu_software_engine_open(out, err);
+
+	if (!ret)
+		snprintf((*out)->reason, sizeof((*out)->reason),
+			 "no %s: software engine", missing);
+	return ret;
+}
+
 int ttpu_engine_open(enum ttpu_engine_choice choice, const char *device,
 		     ttpu_engine **out, struct ttpu_error *err)
 {
@@ -51,15 +81,9 @@ int ttpu_engine_open(enum ttpu_engine_choice choice, const char *device,
 		 * error names /dev/npukit0.
 		 */
 		if (!node) {
-			for (size_t i = 0; i < sizeof(default_nodes) / sizeof(default_nodes[0]); i++) {
-				ret = node_exists(default_nodes[i], err);
-				if (ret < 0)
-					return ret;
-				if (ret) {
-					node = default_nodes[i];
-					break;
-				}
-			}
+			ret = find_default_node(&node, err);
+			if (ret < 0)
+				return ret;
 		}
 		return ttpu_npukit_engine_open(node, out, err);
 	case TTPU_ENGINE_AUTO:
@@ -70,36 +94,20 @@ int ttpu_engine_open(enum ttpu_engine_choice choice, const char *device,
 	}
 
 	if (!node) {
-		for (size_t i = 0; i < sizeof(default_nodes) / sizeof(default_nodes[0]); i++) {
-			ret = node_exists(default_nodes[i], err);
-			if (ret < 0)
-				return ret;
-			if (ret) {
-				node = default_nodes[i];
-				break;
-			}
-		}
+		ret = find_default_node(&node, err);
+		if (ret < 0)
+			return ret;
+		if (!node)
+			return software_instead("/dev/npukit0 or /dev/npukit", out, err);
 	} else {
 		ret = node_exists(node, err);
 		if (ret < 0)
 			return ret;
-		if (!ret) {
-			ret = ttpu_software_engine_open(out, err);
-			if (!ret)
-				snprintf((*out)->reason, sizeof((*out)->reason),
-					 "no %s: software engine", device);
-			return ret;
-		}
+		if (!ret)
+			return software_instead(device, out, err);
 	}
-	if (node) {
-		/* The engine's own reason names the node and the IP it found. */
-		return ttpu_npukit_engine_open(node, out, err);
-	}
-	ret = ttpu_software_engine_open(out, err);
-	if (!ret)
-		snprintf((*out)->reason, sizeof((*out)->reason),
-			 "no /dev/npukit0 or /dev/npukit: software engine");
-	return ret;
+	/* The engine's own reason names the node and the IP it found. */
+	return ttpu_npukit_engine_open(node, out, err);
 }
 
 void ttpu_engine_close(ttpu_engine *eng)

@@ -37,13 +37,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "npukit.h"
 
 #include "engine.h"
 #include "error.h"
+#include "util.h"
 
 #define NO_JOB UINT32_MAX
 /* Our own cap per SUBMIT: 16384 kicks is 2.2 MB of kicks per ioctl. */
@@ -95,23 +95,6 @@ struct npk_jobkey {
 	uint64_t hb;			/* hash of the job's B windows */
 	uint32_t job;			/* index within the stage */
 };
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -222,9 +205,9 @@ static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *s
 	struct npk_jobkey *by_a, *by_b, *by_ab, *keys;
 	size_t ng = 0;
 
-	if (grow((void **)&r->keys, &r->keys_cap, 4 * (size_t)n, sizeof(*r->keys)) ||
-	    grow((void **)&r->taken, &r->taken_cap, n, 1) ||
-	    grow((void **)&r->groups, &r->groups_cap, n, sizeof(*r->groups)))
+	if (ttpu_grow(&r->keys, &r->keys_cap, 4 * (size_t)n, sizeof(*r->keys)) ||
+	    ttpu_grow(&r->taken, &r->taken_cap, n, 1) ||
+	    ttpu_grow(&r->groups, &r->groups_cap, n, sizeof(*r->groups)))
 		return -1;
 	by_a = r->keys;
 	by_b = r->keys + n;
@@ -379,14 +362,6 @@ static void fill_kick(const struct ttpu_program *prog, void *const *data,
 	}
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static const char *status_name(uint32_t status)
 {
 	switch (status) {
@@ -415,7 +390,7 @@ static int submit(struct npukit_engine *ne, struct ttpu_run_ctx *ctx,
 		s.kick_count = nkicks;
 		s.kick_size = sizeof(struct npukit_kick);
 		s.result_count = nslots;
-		s.timeout_ns = now_ns() + ne->timeout_ns;
+		s.timeout_ns = (int64_t)ttpu_now_ns() + ne->timeout_ns;
 		ret = ioctl(ne->fd, NPUKIT_IOCTL_SUBMIT, &s);
 	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
 
@@ -482,9 +457,9 @@ static int npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ct
 		return 0;
 	if (build_groups(prog->plan, st, r, &ngroups))
 		goto nomem;
-	if (grow((void **)&r->kicks, &r->kicks_cap, ne->max_kicks, sizeof(*r->kicks)) ||
-	    grow((void **)&r->results, &r->results_cap, ne->max_results, sizeof(*r->results)) ||
-	    grow((void **)&r->segs, &r->segs_cap, ne->max_results, sizeof(*r->segs)))
+	if (ttpu_grow(&r->kicks, &r->kicks_cap, ne->max_kicks, sizeof(*r->kicks)) ||
+	    ttpu_grow(&r->results, &r->results_cap, ne->max_results, sizeof(*r->results)) ||
+	    ttpu_grow(&r->segs, &r->segs_cap, ne->max_results, sizeof(*r->segs)))
 		goto nomem;
 
 	for (size_t gi = 0; gi < ngroups; gi++) {

@@ -13,6 +13,7 @@
 #include "host.h"
 #include "error.h"
 #include "run.h"
+#include "util.h"
 
 int ttpu_run_direct(const ttpu_program *prog, const ttpu_inputs *in,
 		    ttpu_result **out, struct ttpu_error *err)

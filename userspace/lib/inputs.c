@@ -6,11 +6,8 @@
  * they are; every check (name, shape, integer, range) is done here, once,
  * and reported as an InputError naming the input and the element.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "error.h"
 #include "inputs.h"
@@ -253,16 +250,12 @@ int ttpu_inputs_load_file(ttpu_inputs *in, const char *path,
 {
 	size_t len;
 	char *text;
-	int fd, ret;
+	int ret;
 
 	ttpu_error_clear(err);
 	if (!in || !path)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_inputs_load_file: NULL argument");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ttpu_error_sys(err, errno, "cannot open %s", path);
-	ret = ttpu_read_fd(fd, path, &text, &len, err);
-	close(fd);
+	ret = ttpu_read_file(path, &text, &len, err);
 	if (ret)
 		return ret;
 	ret = ttpu_inputs_parse(in, text, len, err);

@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "json_stream.h"
+#include "util.h"
 
 int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
 		 enum ttpu_error_kind kind, struct ttpu_error *err)
@@ -449,15 +450,8 @@ void ttpu_int_list_free(struct ttpu_int_list *l)
 static int list_push(struct ttpu_jstream *js, struct ttpu_int_list *l,
 		     int32_t v)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		int32_t *nv = realloc(l->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return ttpu_error_nomem(js->err, "reading a list of integers");
-		l->v = nv;
-		l->cap = cap;
-	}
+	if (ttpu_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+		return ttpu_error_nomem(js->err, "reading a list of integers");
 	l->v[l->n++] = v;
 	return 0;
 }
@@ -465,15 +459,8 @@ static int list_push(struct ttpu_jstream *js, struct ttpu_int_list *l,
 static int list_push_row(struct ttpu_jstream *js, struct ttpu_int_list *l,
 			 uint32_t len)
 {
-	if (l->nrows == l->rows_cap) {
-		size_t cap = l->rows_cap ? l->rows_cap * 2 : 16;
-		uint32_t *nr = realloc(l->row_len, cap * sizeof(*nr));
-
-		if (!nr)
-			return ttpu_error_nomem(js->err, "reading a list of rows");
-		l->row_len = nr;
-		l->rows_cap = cap;
-	}
+	if (ttpu_grow(&l->row_len, &l->rows_cap, l->nrows + 1, sizeof(*l->row_len)))
+		return ttpu_error_nomem(js->err, "reading a list of rows");
 	l->row_len[l->nrows++] = len;
 	return 0;
 }

@@ -23,6 +23,7 @@
 #include "inputs.h"
 #include "load.h"
 #include "plan.h"
+#include "util.h"
 
 const char *const ttpu_op_names[TTPU_OP_COUNT] = {
 	[TTPU_OP_ALLOC] = "alloc",
@@ -163,25 +164,6 @@ static int pass_map_add(struct ttpu_pass_map *m, int64_t id, uint32_t slot)
 }
 
 /* ---- helpers ----------------------------------------------------------- */
-
-/* Grow *@arr (of @size-byte items) to hold @need items, doubling. */
-static int grow(void *arr, size_t *cap, size_t need, size_t size)
-{
-	void **p = arr;
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 enum top_key {
 	K_FORMAT, K_VERSION, K_TILE, K_NAME, K_BUFFERS, K_INPUTS, K_OUTPUTS,
@@ -500,21 +482,14 @@ static int add_pass(struct ttpu_loader *L, size_t idx, const struct jpath *jp,
 	if (p->npasses >= UINT32_MAX - 1)
 		return ttpu_js_error(L->js, jp_str(jp, path, sizeof(path)), "too many passes");
 	if (p->npasses == L->passes_cap &&
-	    grow(&p->pass_ids, &L->passes_cap, p->npasses + 1, sizeof(*p->pass_ids)))
+	    ttpu_grow(&p->pass_ids, &L->passes_cap, p->npasses + 1, sizeof(*p->pass_ids)))
 		return ttpu_error_nomem(L->err, "reading passes");
 	/* The three by-slot arrays share one capacity: grow the others alike. */
 	if (L->pass_aux_cap != L->passes_cap) {
-		size_t cap = L->passes_cap;
-		uint32_t *pc = realloc(p->pass_cmd, cap * sizeof(*pc));
-
-		if (!pc)
+		if (ttpu_resize(&p->pass_cmd, L->passes_cap, sizeof(*p->pass_cmd)) ||
+		    ttpu_resize(&L->consumer, L->passes_cap, sizeof(*L->consumer)))
 			return ttpu_error_nomem(L->err, "reading passes");
-		p->pass_cmd = pc;
-		pc = realloc(L->consumer, cap * sizeof(*pc));
-		if (!pc)
-			return ttpu_error_nomem(L->err, "reading passes");
-		L->consumer = pc;
-		L->pass_aux_cap = cap;
+		L->pass_aux_cap = L->passes_cap;
 	}
 	*slot = (uint32_t)p->npasses;
 	if (pass_map_add(L->pass_map, id, *slot))
@@ -711,18 +686,15 @@ static int read_commands(struct ttpu_loader *L)
 			return ttpu_js_error(L->js, path, "too many commands");
 		}
 		if (p->ncmds == L->cmds_cap &&
-		    grow(&p->cmds, &L->cmds_cap, p->ncmds + 1, sizeof(*p->cmds))) {
+		    ttpu_grow(&p->cmds, &L->cmds_cap, p->ncmds + 1, sizeof(*p->cmds))) {
 			json_object_put(obj);
 			return ttpu_error_nomem(L->err, "reading commands");
 		}
 		if (L->cmd_offset_cap != L->cmds_cap) {
-			uint32_t *o = realloc(L->cmd_offset, L->cmds_cap * sizeof(*o));
-
-			if (!o) {
+			if (ttpu_resize(&L->cmd_offset, L->cmds_cap, sizeof(*L->cmd_offset))) {
 				json_object_put(obj);
 				return ttpu_error_nomem(L->err, "reading commands");
 			}
-			L->cmd_offset = o;
 			L->cmd_offset_cap = L->cmds_cap;
 		}
 		L->cmd_offset[p->ncmds] = (uint32_t)L->js->elem_start;
@@ -885,7 +857,7 @@ static int read_buffer(struct ttpu_loader *L, const char *name, size_t len)
 	if (id >= L->buf_of_name_cap) {
 		size_t old = L->buf_of_name_cap;
 
-		if (grow(&L->buf_of_name, &L->buf_of_name_cap, (size_t)id + 1,
+		if (ttpu_grow(&L->buf_of_name, &L->buf_of_name_cap, (size_t)id + 1,
 			 sizeof(*L->buf_of_name)))
 			return ttpu_error_nomem(L->err, "reading buffers");
 		for (k = old; k < L->buf_of_name_cap; k++)
@@ -896,7 +868,7 @@ static int read_buffer(struct ttpu_loader *L, const char *name, size_t len)
 		ttpu_error_at_buffer(L->err, name);
 		return ret;
 	}
-	if (grow(&L->bufs, &L->bufs_cap, L->nbufs + 1, sizeof(*L->bufs)))
+	if (ttpu_grow(&L->bufs, &L->bufs_cap, L->nbufs + 1, sizeof(*L->bufs)))
 		return ttpu_error_nomem(L->err, "reading buffers");
 	b = &L->bufs[L->nbufs];
 	memset(b, 0, sizeof(*b));
@@ -1330,23 +1302,32 @@ int ttpu_read_fd(int fd, const char *what, char **text, size_t *len,
 	return 0;
 }
 
+int ttpu_read_file(const char *path, char **text, size_t *len,
+		   struct ttpu_error *err)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ttpu_error_sys(err, errno, "cannot open %s", path);
+	ret = ttpu_read_fd(fd, path, text, len, err);
+	close(fd);
+	return ret;
+}
+
 int ttpu_program_load_file(const char *path, ttpu_program **out,
 			   struct ttpu_error *err)
 {
 	size_t len;
 	char *text;
-	int fd, ret;
+	int ret;
 
 	ttpu_error_clear(err);
 	if (!out || !path)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				      "ttpu_program_load_file: %s is NULL", out ? "path" : "out");
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ttpu_error_sys(err, errno, "cannot open %s", path);
-	ret = ttpu_read_fd(fd, path, &text, &len, err);
-	close(fd);
+	ret = ttpu_read_file(path, &text, &len, err);
 	if (ret)
 		return ret;
 	ret = load_text(text, len, true, out, err);
@@ -1455,7 +1436,7 @@ static int read_pending_inputs(struct ttpu_jstream *js,
 			if (!strcmp((*out)[i].name, js->key))
 				return ttpu_js_error(js, "inputs", "input \"%s\" is given twice",
 						     js->key);
-		if (grow(out, &cap, *n + 1, sizeof(**out)))
+		if (ttpu_grow(out, &cap, *n + 1, sizeof(**out)))
 			return ttpu_error_nomem(js->err, "reading inputs");
 		p = &(*out)[*n];
 		memset(p, 0, sizeof(*p));

@@ -28,6 +28,9 @@
  */
 int ttpu_read_fd(int fd, const char *what, char **text, size_t *len,
 		 struct ttpu_error *err);
+/* Open @path and read all of it, as ttpu_read_fd() does. */
+int ttpu_read_file(const char *path, char **text, size_t *len,
+		   struct ttpu_error *err);
 
 /*
  * Parse a whole request text {"program": ..., "inputs": {...}} (keys in

@@ -7,6 +7,7 @@
 
 #include "names.h"
 #include "program.h"
+#include "util.h"
 
 struct name_entry {
 	char *name;
@@ -125,15 +126,8 @@ uint32_t ttpu_names_intern(struct ttpu_name_index *idx, const char *name,
 			return TTPU_NO_NAME;
 		slot = find_slot(idx, name, len, hash);
 	}
-	if (idx->count == idx->cap) {
-		size_t cap = idx->cap ? idx->cap * 2 : 16;
-
-		e = realloc(idx->entries, cap * sizeof(*e));
-		if (!e)
-			return TTPU_NO_NAME;
-		idx->entries = e;
-		idx->cap = cap;
-	}
+	if (ttpu_grow(&idx->entries, &idx->cap, idx->count + 1, sizeof(*idx->entries)))
+		return TTPU_NO_NAME;
 	copy = malloc(len + 1);
 	if (!copy)
 		return TTPU_NO_NAME;

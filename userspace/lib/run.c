@@ -13,20 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "error.h"
 #include "host.h"
 #include "plan.h"
 #include "run.h"
-
-uint64_t ttpu_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "util.h"
 
 static size_t elem_size(const struct ttpu_buffer *b)
 {
@@ -201,15 +193,8 @@ static int prepare_replays(struct runner *rn, const struct ttpu_stage *st,
 		rn->prod_first[k] = UINT32_MAX;
 		if (!ch->follows && sum_fits(&rn->ctx, ch))
 			continue;
-		if (n + job->nlinks > rn->prod_cap) {
-			size_t cap = 2 * (n + job->nlinks);
-			void *q = realloc(rn->prod, cap * sizeof(*rn->prod));
-
-			if (!q)
-				return ttpu_error_nomem(err, "taking replay products");
-			rn->prod = q;
-			rn->prod_cap = cap;
-		}
+		if (ttpu_grow(&rn->prod, &rn->prod_cap, n + job->nlinks, sizeof(*rn->prod)))
+			return ttpu_error_nomem(err, "taking replay products");
 		rn->prod_first[k] = (uint32_t)n;
 		for (uint32_t l = 0; l < job->nlinks; l++) {
 			const struct ttpu_link *lk = &plan->links[job->first_link + l];

@@ -47,7 +47,4 @@ int ttpu_result_new(const struct ttpu_program *prog,
 		    const char *reason, ttpu_result **out,
 		    struct ttpu_error *err);
 
-/** Monotonic clock in nanoseconds. */
-uint64_t ttpu_now_ns(void);
-
 #endif /* TTPU_RUN_INTERNAL_H */
