@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: MIT
+# `make install [PREFIX=/usr/local] [DESTDIR=]`: ttpu-run, libttpu-run
+# (shared with its soname links, and static), the public header and a
+# pkg-config file, so applications build with
+#   cc app.c $(pkg-config --cflags --libs ttpu-run)
+# The kernel module installs separately (Documentation/npukit/building.rst).
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PCDIR      ?= $(LIBDIR)/pkgconfig
+
+.PHONY: install
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PCDIR)
+	install -m 0755 $(TTPU_RUN) $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
+	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libttpu-run.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libttpu-run.so.$(LIB_SOVERSION)
+	ln -sf libttpu-run.so.$(LIB_SOVERSION) $(DESTDIR)$(LIBDIR)/libttpu-run.so
+	install -m 0644 userspace/include/ttpu-run.h $(DESTDIR)$(INCLUDEDIR)/
+	@# json-c is a private dependency: the public header names only its type.
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: ttpu-run' 'Description: run ttpu programs on the NpuKit NPU or the CPU' \
+		'Version: $(LIB_VERSION)' 'Requires.private: json-c' \
+		'Libs: -L$${libdir} -lttpu-run' 'Libs.private: -pthread -lm' \
+		'Cflags: -I$${includedir}' > $(DESTDIR)$(PCDIR)/ttpu-run.pc
+
+# check-install: install into a scratch DESTDIR, then build and run a small
+# application against it through pkg-config, shared and static.
+CHECK_TARGETS += check-install
+.PHONY: check-install
+check-install: all
+	@dest=$(abspath $(BUILD))/install-test; rm -rf $$dest; log=$(RESULTS)/install.log; \
+	mkdir -p $(RESULTS); : > $$log; \
+	pc="env PKG_CONFIG_SYSROOT_DIR=$$dest PKG_CONFIG_PATH=$$dest/usr/lib/pkgconfig $(PKG_CONFIG)"; \
+	t() { n=$$1; shift; d=$$1; shift; if "$$@" >>$$log.out 2>&1; then echo "ok $$n $$d" >>$$log; \
+		else echo "not ok $$n $$d" >>$$log; sed 's/^/# /' $$log.out >>$$log; fi; : > $$log.out; }; \
+	t 1 "make install DESTDIR PREFIX=/usr" $(MAKE) -s --no-print-directory install DESTDIR=$$dest PREFIX=/usr; \
+	t 2 "an application builds against the shared library via pkg-config" \
+		sh -c "$(CC) -Werror -o $$dest/app tests/install/app.c \$$($$pc --cflags --libs ttpu-run)"; \
+	t 3 "it runs examples/mlp.json with libttpu-run.so.$(LIB_SOVERSION)" \
+		sh -c "LD_LIBRARY_PATH=$$dest/usr/lib $$dest/app examples/mlp.json examples/mlp-inputs.json | grep -qx 'mlp: h2 = 529 1775 2169 2536 1022 2062 2624 3002'"; \
+	t 4 "an application links statically via pkg-config --static" \
+		sh -c "$(CC) -Werror -o $$dest/app-static tests/install/app.c \$$($$pc --cflags --libs --static ttpu-run | sed 's|-lttpu-run|$$dest/usr/lib/libttpu-run.a|') && $$dest/app-static examples/mlp.json examples/mlp-inputs.json | grep -q 'h2 = 529'"; \
+	rm -f $$log.out; cat $$log; scripts/tally install $$log $(RESULTS)
