@@ -36,17 +36,7 @@ runtime-tests: $(RT_BINS)
 # Run every binary from the top of the tree (they read $(RT_DIR)/data and
 # tests/gen), keep going after a failure, fail at the end if any failed.
 rt-run: $(RT_BINS)
-	@mkdir -p $(RESULTS)
-	@log=$(RESULTS)/$(RT_SUITE).log; : > $$log; status=0; \
-	for t in $(if $(RT_VG),$(RT_VG_TESTS:%=$(RT_OUT)/%),$(RT_BINS)); do \
-		echo "# $$t" >> $$log; \
-		$(RT_WRAP) $$t >> $$log 2>&1; rc=$$?; \
-		if [ $$rc -ne 0 ]; then \
-			echo "not ok 0 $$t exited with status $$rc" >> $$log; status=1; \
-		fi; \
-	done; \
-	scripts/tally $(RT_SUITE) $$log $(RESULTS) || status=1; \
-	exit $$status
+	$(call run-suite,$(RT_SUITE),$(if $(RT_VG),$(RT_VG_TESTS:%=$(RT_OUT)/%),$(RT_BINS)),$(RT_WRAP))
 
 check-runtime:
 	@$(MAKE) --no-print-directory rt-run RT_SUITE=runtime

@@ -28,19 +28,10 @@ cli-tests: $(CLI_TEST_BINS)
 CLI_SUITE ?= cli
 CLI_BINS  ?= $(CLI_TEST_BINS)
 cli-run: $(CLI_BINS) $(TTPU_RUN)
-	@rm -rf $(BUILD)/tmp/$(CLI_SUITE); mkdir -p $(RESULTS) $(BUILD)/tmp/$(CLI_SUITE)
-	@log=$(RESULTS)/$(CLI_SUITE).log; : > $$log; status=0; \
-	for t in $(CLI_BINS); do \
-		echo "# $$t" >> $$log; \
-		TTPU_RUN=$(abspath $(TTPU_RUN)) TTPU_CLI_DATA=$(CLI_TEST_DIR)/data \
-		TMPDIR=$(abspath $(BUILD)/tmp/$(CLI_SUITE)) $(CLI_WRAP) $$t >> $$log 2>&1; rc=$$?; \
-		if [ $$rc -ne 0 ]; then \
-			echo "not ok 0 $$t exited with status $$rc" >> $$log; status=1; \
-		fi; \
-	done; \
-	grep -E '^not ok|# SKIP' $$log | sed 's/^/$(CLI_SUITE): /' || true; \
-	scripts/tally $(CLI_SUITE) $$log $(RESULTS) || status=1; \
-	exit $$status
+	@rm -rf $(BUILD)/tmp/$(CLI_SUITE); mkdir -p $(BUILD)/tmp/$(CLI_SUITE)
+	$(call run-suite,$(CLI_SUITE),$(CLI_BINS),TTPU_RUN=$(abspath $(TTPU_RUN)) \
+		TTPU_CLI_DATA=$(CLI_TEST_DIR)/data \
+		TMPDIR=$(abspath $(BUILD)/tmp/$(CLI_SUITE)) $(CLI_WRAP),^not ok|# SKIP)
 
 check-cli:
 	@$(MAKE) --no-print-directory cli-run

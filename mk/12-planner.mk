@@ -17,12 +17,7 @@ $(PL_BIN): $(BUILD)/obj/$(PL_DIR)/test_planner.o $(LIB_A)
 
 .PHONY: check-planner check-planner-san pl-run
 pl-run: $(PL_BIN)
-	@mkdir -p $(RESULTS)
-	@log=$(RESULTS)/$(PL_SUITE).log; status=0; \
-	$(PL_WRAP) $(PL_BIN) > $$log 2>&1 || { status=$$?; \
-		echo "not ok 0 $(PL_BIN) exited with status $$status" >> $$log; }; \
-	scripts/tally $(PL_SUITE) $$log $(RESULTS) || status=1; \
-	exit $$status
+	$(call run-suite,$(PL_SUITE),$(PL_BIN),$(PL_WRAP))
 
 check-planner:
 	@$(MAKE) --no-print-directory pl-run PL_SUITE=planner

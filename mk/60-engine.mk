@@ -35,19 +35,10 @@ engine-data: $(ENGINE_DATA)/.stamp
 engine-tests: $(ENGINE_BINS) $(TTPU_RUN) engine-data
 
 engine-run: engine-tests
-	@mkdir -p $(RESULTS) $(BUILD)/tmp/$(ENGINE_SUITE)
-	@log=$(RESULTS)/$(ENGINE_SUITE).log; : > $$log; status=0; \
-	for t in $(ENGINE_BINS); do \
-		echo "# $$t" >> $$log; \
-		TTPU_RUN=$(abspath $(TTPU_RUN)) TTPU_TEST_DATA=$(ENGINE_DATA) \
-		TMPDIR=$(abspath $(BUILD)/tmp/$(ENGINE_SUITE)) $(ENGINE_WRAP) $$t >> $$log 2>&1; rc=$$?; \
-		if [ $$rc -ne 0 ]; then \
-			echo "not ok 0 $$t exited with status $$rc" >> $$log; status=1; \
-		fi; \
-	done; \
-	grep -E '^not ok' $$log | sed 's/^/$(ENGINE_SUITE): /' || true; \
-	scripts/tally $(ENGINE_SUITE) $$log $(RESULTS) || status=1; \
-	exit $$status
+	@mkdir -p $(BUILD)/tmp/$(ENGINE_SUITE)
+	$(call run-suite,$(ENGINE_SUITE),$(ENGINE_BINS),TTPU_RUN=$(abspath $(TTPU_RUN)) \
+		TTPU_TEST_DATA=$(ENGINE_DATA) \
+		TMPDIR=$(abspath $(BUILD)/tmp/$(ENGINE_SUITE)) $(ENGINE_WRAP))
 
 check-engine:
 	@$(MAKE) --no-print-directory engine-run ENGINE_SUITE=engine
