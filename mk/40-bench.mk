@@ -16,7 +16,7 @@ $(JSONC_PARSE): tests/bench/jsonc_parse.c
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
 # Internal headers: the direct executor is not public API.
-$(TTPU_BENCH): tests/bench/ttpu_bench.c $(LIB_A)
+$(TTPU_BENCH): tests/bench/ttpu_bench.c tests/lib/test_results.h $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 

@@ -22,7 +22,7 @@ ENGINE_DATA    = $(BUILD)/engine-data
 ENGINE_CFLAGS  = $(ALL_CFLAGS) -Wno-missing-prototypes -isystem $(KSELFTEST_DIR) \
 	-DENGINE_TTPU_RUN='"$(TTPU_RUN)"' -DENGINE_TEST_DATA='"$(ENGINE_DATA)"'
 
-$(ENGINE_OUT)/%: $(ENGINE_DIR)/%.c $(ENGINE_DIR)/engine_util.h $(ENGINE_DIR)/engine_progs.h $(LIB_A)
+$(ENGINE_OUT)/%: $(ENGINE_DIR)/%.c $(ENGINE_DIR)/engine_util.h $(ENGINE_DIR)/engine_progs.h $(wildcard tests/lib/*.h) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ENGINE_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
@@ -65,7 +65,7 @@ export ZYNQ_DATA
 BENCHE_DATA = $(BUILD)/bench-engine
 BENCHE_BIN  = $(VM_DIR)/tests/bench-engine/bench_engine
 
-$(BENCHE_BIN): tests/bench-engine/bench_engine.c $(LIB_A)
+$(BENCHE_BIN): tests/bench-engine/bench_engine.c tests/lib/test_results.h $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DBENCH_DATA='"$(BENCHE_DATA)"' -static -o $@ $< $(LIB_A) $(LDLIBS)
 

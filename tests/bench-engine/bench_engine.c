@@ -21,6 +21,7 @@
 #include "engine.h"
 #include "program.h"
 #include "ttpu-run.h"
+#include "../lib/test_results.h"
 
 #ifndef BENCH_DATA
 #define BENCH_DATA "build/bench-engine"
@@ -64,20 +65,6 @@ static ttpu_result *run(const ttpu_program *prog, const ttpu_inputs *in,
 	}
 	ttpu_engine_close(eng);
 	return res;
-}
-
-static int same_outputs(const ttpu_program *prog, const ttpu_result *x, const ttpu_result *y)
-{
-	for (size_t i = 0; i < ttpu_program_output_count(prog); i++) {
-		const char *name = ttpu_program_output_name(prog, i);
-		size_t nx, ny;
-		const int32_t *a = ttpu_result_output(x, name, &nx);
-		const int32_t *b = ttpu_result_output(y, name, &ny);
-
-		if (!a || !b || nx != ny || memcmp(a, b, nx * sizeof(*a)))
-			return 0;
-	}
-	return 1;
 }
 
 static int load(const char *p, const char *i, ttpu_program **prog, ttpu_inputs **in)

@@ -13,11 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exec_direct.h"
 #include "program.h"
 #include "ttpu-run.h"
+#include "util.h"
+#include "../lib/test_results.h"
 
 typedef int (*run_fn)(const ttpu_program *prog, ttpu_engine *eng,
 		      const ttpu_inputs *in, ttpu_result **out,
@@ -25,10 +26,7 @@ typedef int (*run_fn)(const ttpu_program *prog, ttpu_engine *eng,
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
+	return (double)ttpu_now_ns() * 1e-9;
 }
 
 static int fail(const char *what, const struct ttpu_error *err)
@@ -81,22 +79,6 @@ static int time_runs(run_fn fn, const ttpu_program *prog, ttpu_engine *eng,
 	*median = t[runs / 2];
 	free(t);
 	return ret;
-}
-
-/* Every output of @a equals the same output of @b. */
-static int same_outputs(const ttpu_program *prog, const ttpu_result *a,
-			const ttpu_result *b)
-{
-	for (size_t i = 0; i < ttpu_program_output_count(prog); i++) {
-		const char *name = ttpu_program_output_name(prog, i);
-		size_t na, nb;
-		const int32_t *va = ttpu_result_output(a, name, &na);
-		const int32_t *vb = ttpu_result_output(b, name, &nb);
-
-		if (!va || !vb || na != nb || memcmp(va, vb, na * sizeof(*va)))
-			return 0;
-	}
-	return 1;
 }
 
 int main(int argc, char **argv)

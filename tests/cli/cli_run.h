@@ -26,6 +26,8 @@
 
 #include <json-c/json.h>
 
+#include "../lib/test_util.h"
+
 #define CLI_MAX_ARGS 32
 
 struct cli_result {
@@ -67,40 +69,6 @@ static inline const char *cli_data(const char *name)
 	return path;
 }
 
-/* Read a whole file; NULL on failure. */
-static inline char *cli_slurp(const char *path, size_t *lenp)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap), *p;
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f || !buf) {
-		if (f)
-			fclose(f);
-		free(buf);
-		return NULL;
-	}
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			p = realloc(buf, cap * 2);
-			if (!p) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = p;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	buf[len] = '\0';
-	if (lenp)
-		*lenp = len;
-	return buf;
-}
-
 static inline int cli_spit(const char *path, const char *text, size_t len)
 {
 	FILE *f = fopen(path, "w");
@@ -139,8 +107,8 @@ static inline char *cli_replace(const char *text, const char *from,
 /* {"program": PROGRAM-FILE, "inputs": INPUTS-FILE or {}} as text. */
 static inline char *cli_request(const char *program, const char *inputs)
 {
-	char *p = cli_slurp(cli_data(program), NULL);
-	char *in = inputs ? cli_slurp(cli_data(inputs), NULL) : strdup("{}");
+	char *p = test_slurp(cli_data(program), NULL);
+	char *in = inputs ? test_slurp(cli_data(inputs), NULL) : strdup("{}");
 	char *req = NULL;
 
 	if (p && in && asprintf(&req, "{\"program\": %s, \"inputs\": %s}\n", p, in) < 0)
@@ -217,29 +185,6 @@ static inline void cli_rmdir(char *dir)
 	free(dir);
 }
 
-static inline char *cli_read_fd(int fd, size_t *lenp)
-{
-	struct stat st;
-	char *buf;
-	ssize_t n;
-	size_t len = 0;
-
-	if (fstat(fd, &st) < 0 || lseek(fd, 0, SEEK_SET) < 0)
-		return NULL;
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf)
-		return NULL;
-	while (len < (size_t)st.st_size) {
-		n = read(fd, buf + len, (size_t)st.st_size - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
-}
-
 /* The one JSON value of @text, or NULL (none, malformed or trailing data). */
 static inline struct json_object *cli_parse_json(const char *text, size_t len)
 {
@@ -264,18 +209,6 @@ static inline struct json_object *cli_parse_json(const char *text, size_t len)
 	}
 	json_tokener_free(tok);
 	return obj;
-}
-
-static inline int cli_tmpfile_fd(void)
-{
-	FILE *f = tmpfile();
-	int fd;
-
-	if (!f)
-		return -1;
-	fd = dup(fileno(f));
-	fclose(f);
-	return fd;
 }
 
 /*
@@ -312,9 +245,9 @@ static inline int cli_run_fd(struct cli_runner *runner, struct cli_result *r,
 		argv[n++] = args[i];
 	argv[n] = NULL;
 
-	in = cli_tmpfile_fd();
-	out = cli_tmpfile_fd();
-	err = cli_tmpfile_fd();
+	in = test_tmpfd();
+	out = test_tmpfd();
+	err = test_tmpfd();
 	if (in < 0 || out < 0 || err < 0)
 		return -1;
 	if (stdin_text) {
@@ -360,8 +293,8 @@ static inline int cli_run_fd(struct cli_runner *runner, struct cli_result *r,
 		r->status = -1;
 		r->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	}
-	r->out = cli_read_fd(out, &r->out_len);
-	r->err = cli_read_fd(err, &r->err_len);
+	r->out = test_read_fd(out, &r->out_len);
+	r->err = test_read_fd(err, &r->err_len);
 	close(in);
 	close(out);
 	close(err);
@@ -379,32 +312,10 @@ static inline void cli_result_free(struct cli_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The member at @path ("error.kind", "outputs.C.shape"), or NULL. */
-static inline struct json_object *cli_get(struct json_object *obj,
-					  const char *path)
-{
-	char key[128];
-	const char *dot;
-	size_t n;
-
-	while (obj && *path) {
-		dot = strchr(path, '.');
-		n = dot ? (size_t)(dot - path) : strlen(path);
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		if (!json_object_object_get_ex(obj, key, &obj))
-			return NULL;
-		path += n + (dot ? 1 : 0);
-	}
-	return obj;
-}
-
 static inline const char *cli_get_string(struct json_object *obj,
 					 const char *path)
 {
-	struct json_object *v = cli_get(obj, path);
+	struct json_object *v = test_json_get(obj, path);
 
 	return v && json_object_is_type(v, json_type_string) ?
 		json_object_get_string(v) : NULL;
@@ -476,7 +387,7 @@ static inline void check_ok(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, r->status);
 	ASSERT_EQ(0, r->err_len);
 	ASSERT_NE(NULL, r->json) TH_LOG("stdout is not one JSON value: '%s'", r->out);
-	ASSERT_EQ(NULL, cli_get(r->json, "error"));
+	ASSERT_EQ(NULL, test_json_get(r->json, "error"));
 }
 
 #endif /* TTPU_CLI_RUN_H */

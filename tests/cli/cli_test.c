@@ -20,7 +20,7 @@ static const char *plain(struct json_object *v)
 
 static int64_t get_int(struct json_object *obj, const char *path)
 {
-	struct json_object *v = cli_get(obj, path);
+	struct json_object *v = test_json_get(obj, path);
 
 	return v && json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -999;
 }
@@ -31,10 +31,10 @@ static void check_tiny_response(struct __test_metadata *_metadata,
 {
 	struct json_object *passes, *pass;
 
-	ASSERT_STREQ("[4,4]", plain(cli_get(resp, "outputs.C.shape")));
-	ASSERT_STREQ(TINY_C, plain(cli_get(resp, "outputs.C.data")));
-	ASSERT_EQ(1, json_object_object_length(cli_get(resp, "outputs")));
-	passes = cli_get(resp, "passes");
+	ASSERT_STREQ("[4,4]", plain(test_json_get(resp, "outputs.C.shape")));
+	ASSERT_STREQ(TINY_C, plain(test_json_get(resp, "outputs.C.data")));
+	ASSERT_EQ(1, json_object_object_length(test_json_get(resp, "outputs")));
+	passes = test_json_get(resp, "passes");
 	ASSERT_NE(NULL, passes);
 	ASSERT_TRUE(json_object_is_type(passes, json_type_array));
 	ASSERT_EQ(1, json_object_array_length(passes));
@@ -50,8 +50,8 @@ static void check_tiny_response(struct __test_metadata *_metadata,
 static void check_noinputs_response(struct __test_metadata *_metadata,
 				    struct json_object *resp)
 {
-	ASSERT_STREQ("[3]", plain(cli_get(resp, "outputs.Y.shape")));
-	ASSERT_STREQ("[5,0,0]", plain(cli_get(resp, "outputs.Y.data")));
+	ASSERT_STREQ("[3]", plain(test_json_get(resp, "outputs.Y.shape")));
+	ASSERT_STREQ("[5,0,0]", plain(test_json_get(resp, "outputs.Y.data")));
 	ASSERT_EQ(0, get_int(resp, "totalCycles"));
 	ASSERT_EQ(1, get_int(resp, "hostOps.host_relu"));
 }
@@ -74,7 +74,7 @@ static char *tmp_file(struct __test_metadata *_metadata, char **dir,
 static char *edited(struct __test_metadata *_metadata, char **dir,
 		    const char *name, const char *from, const char *to)
 {
-	char *text = cli_slurp(cli_data(name), NULL), *ed, *path;
+	char *text = test_slurp(cli_data(name), NULL), *ed, *path;
 
 	ASSERT_NE(NULL, text);
 	ed = cli_replace(text, from, to);
@@ -355,7 +355,7 @@ TEST(program_is_a_directory)
 TEST(program_truncated)
 {
 	struct cli_result r;
-	char *text = cli_slurp(cli_data("tiny.json"), NULL), *dir, *path;
+	char *text = test_slurp(cli_data("tiny.json"), NULL), *dir, *path;
 
 	ASSERT_NE(NULL, text);
 	text[strlen(text) / 3] = '\0';
@@ -534,7 +534,7 @@ TEST(range_error)
 	snprintf(range, sizeof(range), "%s", cli_data("range.json"));
 	RUN_CLI(&r, NULL, range, "--inputs", in, "--engine", "software");
 	check_error(_metadata, &r, "RangeError", 1);
-	ASSERT_EQ(NULL, cli_get(r.json, "outputs"));
+	ASSERT_EQ(NULL, test_json_get(r.json, "outputs"));
 	cli_result_free(&r);
 	free(in);
 	cli_rmdir(dir);
@@ -549,7 +549,7 @@ TEST(range_in_range)
 	snprintf(range, sizeof(range), "%s", cli_data("range.json"));
 	RUN_CLI(&r, NULL, range, "--inputs", in, "--engine", "software");
 	check_ok(_metadata, &r);
-	ASSERT_STREQ("[126,-128]", plain(cli_get(r.json, "outputs.Y.data")));
+	ASSERT_STREQ("[126,-128]", plain(test_json_get(r.json, "outputs.Y.data")));
 	cli_result_free(&r);
 	free(in);
 	cli_rmdir(dir);
@@ -584,7 +584,7 @@ TEST(output_file)
 	ASSERT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
 	ASSERT_EQ(0, r.out_len);
 	ASSERT_EQ(0, r.err_len);
-	text = cli_slurp(out, &len);
+	text = test_slurp(out, &len);
 	ASSERT_NE(NULL, text);
 	resp = cli_parse_json(text, len);
 	ASSERT_NE(NULL, resp);
@@ -649,7 +649,7 @@ TEST(output_file_existing_kept_on_failure)
 	/* A RangeError: the run itself fails. */
 	RUN_CLI(&r, NULL, cli_data("range.json"), "--inputs", in, "-o", out);
 	check_error(_metadata, &r, "RangeError", 1);
-	text = cli_slurp(out, NULL);
+	text = test_slurp(out, NULL);
 	ASSERT_STREQ("precious\n", text);
 	names = cli_listdir(dir);
 	ASSERT_TRUE(!strcmp(names, "out.json in.json ") || !strcmp(names, "in.json out.json "))
@@ -672,7 +672,7 @@ TEST(output_file_existing_replaced_on_success)
 
 	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "-o", out);
 	ASSERT_EQ(0, r.status);
-	text = cli_slurp(out, &len);
+	text = test_slurp(out, &len);
 	ASSERT_NE(NULL, text);
 	resp = cli_parse_json(text, len);
 	ASSERT_NE(NULL, resp) TH_LOG("OUT: %s", text);
@@ -789,7 +789,7 @@ TEST(output_file_write_error_keeps_old)
 	ASSERT_EQ(0, r.signal) TH_LOG("killed by signal %d", r.signal);
 	check_error(_metadata, &r, "SystemError", 3);
 	ASSERT_NE(NULL, strstr(r.err, "File too large")) TH_LOG("%s", r.err);
-	text = cli_slurp(out, NULL);
+	text = test_slurp(out, NULL);
 	ASSERT_STREQ("old\n", text);
 	names = cli_listdir(dir);
 	ASSERT_TRUE(!strcmp(names, "out.json big.json ") || !strcmp(names, "big.json out.json "))
@@ -870,7 +870,7 @@ TEST(check_program)
 	RUN_CLI(&r, NULL, "--check", cli_data("tiny.json"));
 	check_ok(_metadata, &r);
 	ASSERT_EQ(4, json_object_object_length(r.json)) TH_LOG("%s", r.out);
-	ASSERT_STREQ("true", plain(cli_get(r.json, "ok")));
+	ASSERT_STREQ("true", plain(test_json_get(r.json, "ok")));
 	ASSERT_STREQ("tiny", cli_get_string(r.json, "name"));
 	ASSERT_EQ(1, get_int(r.json, "passes"));
 	ASSERT_EQ(3, get_int(r.json, "commands"));
@@ -888,7 +888,7 @@ TEST(check_request)
 	ASSERT_STREQ("noinputs", cli_get_string(r.json, "name"));
 	ASSERT_EQ(0, get_int(r.json, "passes"));
 	ASSERT_EQ(1, get_int(r.json, "commands"));
-	ASSERT_EQ(NULL, cli_get(r.json, "outputs"));
+	ASSERT_EQ(NULL, test_json_get(r.json, "outputs"));
 	cli_result_free(&r);
 	free(req);
 }

@@ -172,7 +172,7 @@ TEST_F_TIMEOUT(valgrind, clean, 120)
 		ASSERT_NE(NULL, text);
 	ASSERT_EQ(0, cli_run_fd(&runner, &r, text, -1, args));
 	if (r.status == 99) {
-		log = cli_slurp(runner.vg_log, NULL);
+		log = test_slurp(runner.vg_log, NULL);
 		TH_LOG("valgrind found errors:\n%s", log ? log : "(no log)");
 		free(log);
 	}
@@ -183,7 +183,7 @@ TEST_F_TIMEOUT(valgrind, clean, 120)
 	} else {
 		ASSERT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
 		ASSERT_NE(NULL, r.json);
-		ASSERT_EQ(NULL, cli_get(r.json, "error"));
+		ASSERT_EQ(NULL, test_json_get(r.json, "error"));
 	}
 	/* A failed run with -o leaves nothing behind. */
 	if (variant->kind) {

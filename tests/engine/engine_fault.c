@@ -254,7 +254,7 @@ TEST_F(sim, cli_fault_writes_no_output)
 					 eng_device(), "-o", out, req, "--inputs", in, NULL }, env));
 		EXPECT_EQ(0, c.status) TH_LOG("after %s: %s", knob, c.err);
 		{
-			char *got = eng_slurp(out, NULL), why[256] = "";
+			char *got = test_slurp(out, NULL), why[256] = "";
 
 			ASSERT_NE(NULL, got);
 			EXPECT_TRUE(eng_same_response(self->good.response, got, why, sizeof(why)))

@@ -333,7 +333,7 @@ static int same_as_expected(const char *dir, const char *name, const char *resp,
 
 	snprintf(path, sizeof(path), "%s/%.*s.expected.json", dir,
 		 (int)(strlen(name) - strlen(".request.json")), name);
-	text = eng_slurp(path, NULL);
+	text = test_slurp(path, NULL);
 	if (!text)
 		return 1;
 	exp = json_tokener_parse(text);
@@ -391,7 +391,7 @@ TEST(generated_programs)
 		if (len < 13 || strcmp(de->d_name + len - 13, ".request.json"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		buf = eng_slurp(path, NULL);
+		buf = test_slurp(path, NULL);
 		ASSERT_NE(NULL, buf) TH_LOG("%s: %s", path, strerror(errno));
 		EXPECT_TRUE(parity(buf, why, sizeof(why), &kind, &resp, &herr))
 			TH_LOG("%s: %s", de->d_name, why);

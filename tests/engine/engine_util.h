@@ -27,6 +27,7 @@
 #include <json-c/json.h>
 
 #include "ttpu-run.h"
+#include "../lib/test_util.h"
 
 #ifndef ENGINE_TTPU_RUN
 #define ENGINE_TTPU_RUN "build/bin/ttpu-run"
@@ -52,31 +53,6 @@ static inline const char *eng_test_data(void)
 	const char *p = getenv("TTPU_TEST_DATA");
 
 	return p && *p ? p : ENGINE_TEST_DATA;
-}
-
-/* A whole file, NUL-terminated, or NULL with errno set. */
-static inline char *eng_slurp(const char *path, size_t *lenp)
-{
-	struct stat st;
-	char *buf;
-	ssize_t n;
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !(buf = malloc((size_t)st.st_size + 1))) {
-		close(fd);
-		return NULL;
-	}
-	while (got < (size_t)st.st_size &&
-	       (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
-		got += (size_t)n;
-	close(fd);
-	buf[got] = '\0';
-	if (lenp)
-		*lenp = got;
-	return buf;
 }
 
 /* ---- the simulator's debugfs knobs and counters ------------------------ */
@@ -279,44 +255,6 @@ static inline void eng_cli_free(struct eng_cli *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static inline char *eng_read_all(int fd)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	if (!buf)
-		return NULL;
-	lseek(fd, 0, SEEK_SET);
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (cap - len < 2) {
-			char *q = realloc(buf, cap *= 2);
-
-			if (!q) {
-				free(buf);
-				return NULL;
-			}
-			buf = q;
-		}
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-static inline int eng_tmpfd(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[512];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/engine-cli.XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	if (fd >= 0)
-		unlink(path);
-	return fd;
-}
-
 /*
  * Run ttpu-run with @argv (NULL-terminated, without argv[0]) and @env
  * ("NAME=VALUE" strings added to the environment, NULL-terminated or
@@ -326,7 +264,7 @@ static inline int eng_cli_run(struct eng_cli *c, const char *const *argv,
 			      const char *const *env)
 {
 	const char *args[40];
-	int out = eng_tmpfd(), err = eng_tmpfd(), status, n = 0;
+	int out = test_tmpfd(), err = test_tmpfd(), status, n = 0;
 	pid_t pid;
 
 	memset(c, 0, sizeof(*c));
@@ -356,8 +294,8 @@ static inline int eng_cli_run(struct eng_cli *c, const char *const *argv,
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	c->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	c->out = eng_read_all(out);
-	c->err = eng_read_all(err);
+	c->out = test_read_fd(out, NULL);
+	c->err = test_read_fd(err, NULL);
 	close(out);
 	close(err);
 	if (!c->out || !c->err)
@@ -369,20 +307,7 @@ static inline int eng_cli_run(struct eng_cli *c, const char *const *argv,
 /* The string at "a.b.c" in @obj, or NULL. */
 static inline const char *eng_json_str(struct json_object *obj, const char *path)
 {
-	char key[64];
-
-	while (obj && *path) {
-		const char *dot = strchr(path, '.');
-		size_t n = dot ? (size_t)(dot - path) : strlen(path);
-
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		if (!json_object_object_get_ex(obj, key, &obj))
-			return NULL;
-		path += n + (dot ? 1 : 0);
-	}
+	obj = test_json_get(obj, path);
 	return obj ? json_object_get_string(obj) : NULL;
 }
 

@@ -23,19 +23,15 @@
 #include "plan.h"
 #include "program.h"
 #include "run.h"
+#include "../lib/test_rng.h"
 
 /* ---- building programs in compact form ------------------------------ */
 
-struct rng {
-	uint64_t s;
-};
-
 static uint32_t rnd(struct rng *g, uint32_t n)
 {
-	g->s ^= g->s << 13;
-	g->s ^= g->s >> 7;
-	g->s ^= g->s << 17;
-	return n ? (uint32_t)(g->s % n) : 0;
+	uint64_t v = rng_next(g);
+
+	return n ? (uint32_t)(v % n) : 0;
 }
 
 #define MAXB 32

@@ -17,27 +17,20 @@
 #include "kselftest_harness.h"
 #include "exec_direct.h"
 #include "rt.h"
+#include "../lib/test_rng.h"
 
 #define DATA "tests/runtime/data/"
 
-struct rng {
-	uint64_t s;
-};
-
 static uint32_t rnd(struct rng *g, uint32_t n)
 {
-	g->s ^= g->s << 13;
-	g->s ^= g->s >> 7;
-	g->s ^= g->s << 17;
-	return (uint32_t)(g->s >> 11) % n;
+	return (uint32_t)(rng_next(g) >> 11) % n;
 }
 
 static int32_t rnd_range(struct rng *g, int32_t lo, int32_t hi)
 {
 	uint64_t span = (uint64_t)((int64_t)hi - lo + 1);
 
-	rnd(g, 1);
-	return (int32_t)(lo + (int64_t)(g->s % span));
+	return (int32_t)(lo + (int64_t)(rng_next(g) % span));
 }
 
 /*
