@@ -40,6 +40,14 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "wait_load_ns %u\n", nd->hw.est_load.ns);
 	seq_printf(m, "wait_gemm_ns %u\n", nd->hw.est_gemm.ns);
 	seq_printf(m, "wait_tx_ns %u\n", nd->hw.est_tx.ns);
+	/* irq_chans: 0 polled, 1 mm2s, 2 s2mm, 3 both (NPUKIT_CHAN_*) */
+	seq_printf(m, "irq_chans %u\n", nd->irq_chans);
+	seq_printf(m, "irqs %lld\n", (long long)atomic64_read(&nd->irq_count));
+	seq_printf(m, "irq_errors %lld\n",
+		   (long long)atomic64_read(&nd->irq_errors));
+	seq_printf(m, "irq_waits %llu\n", s->irq_waits);
+	seq_printf(m, "irq_wakeups %llu\n", s->irq_wakeups);
+	seq_printf(m, "poll_sleeps %llu\n", s->poll_sleeps);
 	if (nd->sim && !nd->gone) {
 		npukit_sim_counters(nd->sim, &sc);
 		seq_printf(m, "sim_now_ns %llu\n", npukit_sim_now(nd->sim));

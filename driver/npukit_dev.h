@@ -13,13 +13,16 @@
 #ifndef _NPUKIT_DEV_H
 #define _NPUKIT_DEV_H
 
+#include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 
 #include <uapi/npukit.h>
 
@@ -27,6 +30,7 @@
 #include "npukit_sim.h"
 
 struct dentry;
+struct platform_device;
 
 /* Limits of one SUBMIT, reported by GET_INFO */
 #define NPUKIT_MAX_KICKS	65536
@@ -69,6 +73,26 @@ struct npukit_io {
 	u64 trusted;
 };
 
+/* AXI DMA channels, as a mask: which interrupt a wait can sleep on */
+#define NPUKIT_CHAN_MM2S	BIT(0)
+#define NPUKIT_CHAN_S2MM	BIT(1)
+#define NPUKIT_CHAN_BOTH	(NPUKIT_CHAN_MM2S | NPUKIT_CHAN_S2MM)
+#define NPUKIT_IRQS		2
+
+struct npukit_device;
+
+/**
+ * struct npukit_irq - one interrupt line of the AXI DMA
+ * @nd: its device
+ * @irq: Linux interrupt number (0 for the simulator's)
+ * @chans: the channels it signals, %NPUKIT_CHAN_*
+ */
+struct npukit_irq {
+	struct npukit_device *nd;
+	int irq;
+	u32 chans;
+};
+
 /**
  * struct npukit_wait_est - adaptive delay before polling one kind of event
  * @ns: time from the triggering write to the first poll that tends to
@@ -87,6 +111,8 @@ struct npukit_wait_est {
  * @start_seq: write sequence number of that START
  * @t_start: device time of that START
  * @tx_pending: TX_ARM issued and the C stream not confirmed complete
+ * @load_pending: a tile load is programmed and not confirmed landed; its
+ *	MM2S completion then also says the running GEMM is over
  */
 struct npukit_hw_state {
 	struct npukit_wait_est est_load;
@@ -96,6 +122,7 @@ struct npukit_hw_state {
 	u64 start_seq;
 	u64 t_start;
 	bool tx_pending;
+	bool load_pending;
 };
 
 /**
@@ -110,6 +137,9 @@ struct npukit_hw_state {
  * @hangs: batches stopped because the device made no progress
  * @interrupted: batches stopped by a fatal signal
  * @device_ns: device time of all batches (modelled when simulated)
+ * @irq_waits: waits that slept on a DMA interrupt
+ * @irq_wakeups: of those, woken by the interrupt before their time limit
+ * @poll_sleeps: sleeps between polls of a wait that no interrupt signals
  */
 struct npukit_stats {
 	u64 batches;
@@ -122,6 +152,9 @@ struct npukit_stats {
 	u64 hangs;
 	u64 interrupted;
 	u64 device_ns;
+	u64 irq_waits;
+	u64 irq_wakeups;
+	u64 poll_sleeps;
 };
 
 /**
@@ -189,6 +222,14 @@ struct npukit_chunk {
  * @hw: protocol state
  * @stats: counters
  * @debugfs: this instance's debugfs directory
+ * @irqs: the DMA's interrupt lines in use (npukit_irq.c)
+ * @nirqs: how many; 0: every wait polls
+ * @irq_chans: channels whose completion raises one of them
+ * @irq_wq: a wait sleeping on an interrupt
+ * @irq_fired: set by the handler, cleared before a wait arms the interrupt
+ * @irq_err: DMASR error bits the handler saw, | channel mask << 16
+ * @irq_count: interrupts handled
+ * @irq_errors: DMA errors reported by the error interrupt
  */
 struct npukit_device {
 	struct kref ref;
@@ -214,6 +255,14 @@ struct npukit_device {
 	struct npukit_hw_state hw;
 	struct npukit_stats stats;
 	struct dentry *debugfs;
+	struct npukit_irq irqs[NPUKIT_IRQS];
+	unsigned int nirqs;
+	u32 irq_chans;
+	wait_queue_head_t irq_wq;
+	bool irq_fired;
+	atomic_t irq_err;
+	atomic64_t irq_count;
+	atomic64_t irq_errors;
 };
 
 static inline u32 npukit_io_read(struct npukit_device *nd,
@@ -297,6 +346,16 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 			const struct npukit_hw_kick *kicks, unsigned int n);
 int npukit_hw_finish(struct npukit_device *nd, struct npukit_batch *b);
 void npukit_hw_recover(struct npukit_device *nd);
+
+/* npukit_irq.c */
+int npukit_irq_init(struct npukit_device *nd, struct platform_device *pdev,
+		    bool sim_irq);
+u32 npukit_irq_dmacr(const struct npukit_device *nd, u32 chan);
+bool npukit_irq_sleep(struct npukit_device *nd, u32 chan, u64 max_ns);
+u32 npukit_irq_take_error(struct npukit_device *nd);
+void npukit_irq_sync(struct npukit_device *nd);
+void npukit_sleep_range(struct npukit_device *nd, unsigned long min_us,
+			unsigned long max_us);
 
 /* npukit_drv.c */
 int npukit_copy_args(void *dst, size_t ksize, void __user *uarg);

@@ -5,18 +5,24 @@
  * Binding: compatible "netkit-labs,npukit-3.2" (the IP VERSION 0x302 build)
  * or the generic "netkit-labs,npukit"; reg[0] = NPU control block
  * (0x43C00000, 64 KiB on the PYNQ-Z2), reg[1] = AXI DMA registers
- * (0x40400000, 64 KiB); optional clocks = <FCLK_CLK0>. The VERSION register,
- * not the compatible, decides what runs: 0x200..0x302 are supported.
- * Interrupts are not used: the stock bitstream wires none, and a kick
- * completes in about a microsecond, less than an interrupt round trip.
+ * (0x40400000, 64 KiB); optional clocks = <FCLK_CLK0>; optional
+ * interrupts, the AXI DMA's mm2s_introut and/or s2mm_introut, named by
+ * interrupt-names "mm2s" and "s2mm". The VERSION register, not the
+ * compatible, decides what runs: 0x200..0x302 are supported.
+ * The stock bitstream wires no interrupt: the driver then polls. A kick
+ * completes in about a microsecond, less than an interrupt round trip, so
+ * with interrupts it still polls each wait first and sleeps on the
+ * interrupt only past a polling budget (npukit_hw.c, npukit_irq.c).
  *
- * Module parameters (both unsafe: setting them taints the kernel):
+ * Module parameters (all unsafe: setting them taints the kernel):
  *   sim_devices=N   0..8: also create N simulated NpuKits ("npukit-sim"
  *                   platform devices bound to this driver; GET_INFO
  *                   reports NPUKIT_BACKEND_SIMULATED and the kernel log
  *                   says so). Never created on their own.
  *   sim_bad_id=1    simulated NpuKits read ID 0, as a fabric without the
  *                   bitstream does: their probe fails with -ENODEV.
+ *   sim_irq=1       simulated NpuKits deliver the AXI DMA's interrupts, as
+ *                   a bitstream wiring both to IRQ_F2P (npukit_sim.c).
  *
  * Device nodes: /dev/npukit0, /dev/npukit1, ... in probe order.
  * Debugfs: /sys/kernel/debug/npukit/npukitN/stats and, on simulated
@@ -55,6 +61,10 @@ MODULE_PARM_DESC(sim_devices, "Number of simulated NpuKits to create (0..8; test
 static bool sim_bad_id;
 module_param_unsafe(sim_bad_id, bool, 0444);
 MODULE_PARM_DESC(sim_bad_id, "Simulated NpuKits read a wrong ID (probe fails; testing only)");
+
+static bool sim_irq;
+module_param_unsafe(sim_irq, bool, 0444);
+MODULE_PARM_DESC(sim_irq, "Simulated NpuKits deliver the DMA's interrupts (testing only)");
 
 static DEFINE_IDA(npukit_ida);
 static struct platform_device *npukit_sim_pdevs[NPUKIT_SIM_MAX];
@@ -216,7 +226,6 @@ static struct clk *devm_clk_get_optional_enabled(struct device *dev,
 static int npukit_map_hw(struct npukit_device *nd, struct platform_device *pdev)
 {
 	struct clk *clk;
-	int irq;
 
 	nd->npu = devm_platform_ioremap_resource(pdev, 0);
 	if (IS_ERR(nd->npu))
@@ -230,10 +239,6 @@ static int npukit_map_hw(struct npukit_device *nd, struct platform_device *pdev)
 	if (IS_ERR(clk))
 		return dev_err_probe(nd->dev, PTR_ERR(clk),
 				     "cannot enable the fabric clock\n");
-	irq = platform_get_irq_optional(pdev, 0);
-	if (irq > 0)
-		dev_dbg(nd->dev, "interrupt %d not used: polling is faster per kick\n",
-			irq);
 	return 0;
 }
 
@@ -326,6 +331,9 @@ static int npukit_probe(struct platform_device *pdev)
 		if (ret)
 			return ret;
 	}
+	ret = npukit_irq_init(nd, pdev, sim_irq);
+	if (ret)
+		return ret;
 	ret = npukit_alloc_buffers(nd);
 	if (ret)
 		return ret;
@@ -338,11 +346,15 @@ static int npukit_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, nd);
 
 	if (nd->sim)
-		dev_warn(dev, "%s: SIMULATED NpuKit (module parameter sim_devices), not hardware\n",
-			 nd->name);
+		dev_warn(dev, "%s: SIMULATED NpuKit (module parameter sim_devices), not hardware; %s\n",
+			 nd->name, nd->nirqs ? "simulated DMA interrupts" :
+			 "polled");
 	else
-		dev_info(dev, "%s: NpuKit IP version %#x, features %#x\n",
-			 nd->name, nd->ip_version, nd->ip_features);
+		dev_info(dev, "%s: NpuKit IP version %#x, features %#x; %s%s%s\n",
+			 nd->name, nd->ip_version, nd->ip_features,
+			 nd->nirqs ? "interrupts:" : "no interrupt, polled",
+			 nd->irq_chans & NPUKIT_CHAN_MM2S ? " mm2s" : "",
+			 nd->irq_chans & NPUKIT_CHAN_S2MM ? " s2mm" : "");
 	return 0;
 }
 

@@ -41,6 +41,13 @@
  *    longer than expected, which is also when an error would show.
  *  - Every wait is bounded by the batch deadline (-ETIMEDOUT) and by
  *    %NPUKIT_HANG_NS of device time without the event (-EIO, device hang).
+ *  - A wait polls for a budget, %NPUKIT_POLL_FACTOR times its expected
+ *    time (at least %NPUKIT_POLL_MIN_NS), so a kick never leaves the
+ *    polled fast path. Past the budget it stops burning the CPU: when the
+ *    DMA transfer whose completion signals the event has an interrupt
+ *    line, it sleeps on it (npukit_irq.c); otherwise it sleeps between
+ *    polls, 2 us doubling to 64 us. Either way a hung device costs the
+ *    CPU a few dozen register reads rather than thousands.
  *    After any failure npukit_hw_recover() resets the DMA, drains a C
  *    stream left half-sent, and rewrites LOAD_CFG: the device stays usable.
  *
@@ -71,6 +78,42 @@
 #define NPUKIT_EST_DOWN_NS	16
 #define NPUKIT_EST_UP_NS	64
 #define NPUKIT_EST_MAX_NS	20000
+/*
+ * Polling budget of a wait. Below about 10 us an interrupt round trip or
+ * a sleep costs more than it saves.
+ */
+#define NPUKIT_POLL_FACTOR	8
+#define NPUKIT_POLL_MIN_NS	(10 * NSEC_PER_USEC)
+#define NPUKIT_NAP_MIN_US	2
+#define NPUKIT_NAP_MAX_US	64
+
+/**
+ * struct npukit_wait - one wait for an event
+ * @t0: device time of the write that triggered it
+ * @budget: device time it polls before sleeping
+ * @chan: the DMA channel whose completion signals the event (or follows
+ *	it closely), %NPUKIT_CHAN_*, or 0
+ * @polls: unsuccessful trusted polls
+ * @naps: sleeps between polls so far
+ */
+struct npukit_wait {
+	u64 t0;
+	u64 budget;
+	u32 chan;
+	unsigned int polls;
+	unsigned int naps;
+};
+
+static void npukit_wait_init(struct npukit_wait *w, u64 t0,
+			     const struct npukit_wait_est *est, u32 chan)
+{
+	w->t0 = t0;
+	w->budget = max_t(u64, (u64)est->ns * NPUKIT_POLL_FACTOR,
+			  NPUKIT_POLL_MIN_NS);
+	w->chan = chan;
+	w->polls = 0;
+	w->naps = 0;
+}
 
 static bool npukit_has_load_cfg(const struct npukit_device *nd)
 {
@@ -115,6 +158,12 @@ static void npukit_log_dma_error(struct npukit_device *nd, const char *chan,
 static int npukit_dma_error(struct npukit_device *nd, struct npukit_batch *b,
 			    u32 off, u32 sr)
 {
+	/*
+	 * Polling saw it first: let the error interrupt, if any, be handled
+	 * before the recovery resets the DMA under it.
+	 */
+	if (nd->nirqs)
+		npukit_irq_sync(nd);
 	npukit_log_dma_error(nd, off == NPUKIT_MM2S_DMASR ? "MM2S" : "S2MM",
 			     sr);
 	b->status = NPUKIT_STATUS_DMA_ERROR;
@@ -126,10 +175,17 @@ static int npukit_dma_error(struct npukit_device *nd, struct npukit_batch *b,
  * waiting? @dmasr is the DMA channel the event depends on, or 0.
  */
 static int npukit_wait_check(struct npukit_device *nd, struct npukit_batch *b,
-			     u64 t0, unsigned int polls, u32 dmasr)
+			     struct npukit_wait *w, u32 dmasr)
 {
+	unsigned int polls = ++w->polls;
+	u64 t0 = w->t0;
 	u32 sr;
 
+	sr = npukit_irq_take_error(nd);
+	if (sr)
+		return npukit_dma_error(nd, b, sr >> 16 == NPUKIT_CHAN_MM2S ?
+					NPUKIT_MM2S_DMASR : NPUKIT_S2MM_DMASR,
+					sr & NPUKIT_DMASR_ERRORS);
 	if (dmasr && !(polls % NPUKIT_DMA_CHECK_POLLS)) {
 		sr = npukit_dma_read(nd, dmasr);
 		if (sr & NPUKIT_DMASR_ERRORS)
@@ -168,16 +224,41 @@ static int npukit_wait_check(struct npukit_device *nd, struct npukit_batch *b,
 }
 
 /*
+ * Past its polling budget a wait sleeps: on the interrupt of the DMA
+ * channel that signals its event, or else between polls. Never beyond the
+ * hang limit or the deadline, which the next npukit_wait_check() enforces.
+ */
+static void npukit_wait_slow(struct npukit_device *nd, struct npukit_batch *b,
+			     struct npukit_wait *w)
+{
+	u64 now = npukit_now_ns(nd), real = ktime_get_ns(), left;
+	unsigned long us;
+
+	if (now - w->t0 < w->budget || now - w->t0 >= NPUKIT_HANG_NS ||
+	    real >= b->deadline_ns)
+		return;
+	left = min(w->t0 + NPUKIT_HANG_NS - now, b->deadline_ns - real);
+	if ((w->chan & nd->irq_chans) && npukit_irq_sleep(nd, w->chan, left))
+		return;
+	us = min(NPUKIT_NAP_MIN_US << min(w->naps, 5U), NPUKIT_NAP_MAX_US);
+	us = min_t(u64, us, div_u64(left, NSEC_PER_USEC) + 1);
+	w->naps++;
+	nd->stats.poll_sleeps++;
+	npukit_sleep_range(nd, us, 2 * us);
+}
+
+/*
  * Wait until STATUS has all of @want, in a read that was issued after
  * write @seq (the write that cleared those sticky bits) had landed.
  */
 static int npukit_wait_status(struct npukit_device *nd, struct npukit_batch *b,
 			      u32 want, u64 seq, u64 t0,
-			      struct npukit_wait_est *est, u32 dmasr)
+			      struct npukit_wait_est *est, u32 dmasr, u32 chan)
 {
-	unsigned int polls = 0;
+	struct npukit_wait w;
 	int ret;
 
+	npukit_wait_init(&w, t0, est, chan);
 	/* ordering read: it may overtake write @seq, so its value is moot */
 	if (nd->io.last_issue < seq)
 		npukit_npu_read(nd, NPUKIT_STATUS);
@@ -186,12 +267,13 @@ static int npukit_wait_status(struct npukit_device *nd, struct npukit_batch *b,
 		u32 st = npukit_npu_read(nd, NPUKIT_STATUS);
 
 		if (npukit_io_landed(nd, seq) && (st & want) == want) {
-			npukit_est_update(est, polls);
+			npukit_est_update(est, w.polls);
 			return 0;
 		}
-		ret = npukit_wait_check(nd, b, t0, ++polls, dmasr);
+		ret = npukit_wait_check(nd, b, &w, dmasr);
 		if (ret)
 			return ret;
+		npukit_wait_slow(nd, b, &w);
 	}
 }
 
@@ -200,9 +282,11 @@ static int npukit_wait_dma_idle(struct npukit_device *nd,
 				struct npukit_batch *b, u32 dmasr, u64 seq,
 				u64 t0, struct npukit_wait_est *est)
 {
-	unsigned int polls = 0;
+	struct npukit_wait w;
 	int ret;
 
+	npukit_wait_init(&w, t0, est, dmasr == NPUKIT_MM2S_DMASR ?
+			 NPUKIT_CHAN_MM2S : NPUKIT_CHAN_S2MM);
 	/* Idle of the previous transfer is as sticky as a status bit */
 	if (nd->io.last_issue < seq)
 		npukit_dma_read(nd, dmasr);
@@ -213,18 +297,20 @@ static int npukit_wait_dma_idle(struct npukit_device *nd,
 		if (sr & NPUKIT_DMASR_ERRORS)
 			return npukit_dma_error(nd, b, dmasr, sr);
 		if (npukit_io_landed(nd, seq) && (sr & NPUKIT_DMASR_IDLE)) {
-			npukit_est_update(est, polls);
+			npukit_est_update(est, w.polls);
 			return 0;
 		}
-		ret = npukit_wait_check(nd, b, t0, ++polls, 0);
+		ret = npukit_wait_check(nd, b, &w, 0);
 		if (ret)
 			return ret;
+		npukit_wait_slow(nd, b, &w);
 	}
 }
 
 /* Program the load of tile @idx of the TX buffer; returns its last write. */
 static u64 npukit_load_tile(struct npukit_device *nd, unsigned int idx)
 {
+	nd->hw.load_pending = true;
 	npukit_npu_write(nd, NPUKIT_LOAD_CFG, NPUKIT_LOAD_AB);
 	npukit_dma_write(nd, NPUKIT_MM2S_SA,
 			 nd->tx_dma + idx * NPUKIT_AB_BYTES);
@@ -253,7 +339,7 @@ static int npukit_wait_loaded(struct npukit_device *nd, struct npukit_batch *b,
 					 (hw->run_pending ?
 					  NPUKIT_STATUS_GEMM_DONE : 0),
 					 seq, t0, &hw->est_load,
-					 NPUKIT_MM2S_DMASR);
+					 NPUKIT_MM2S_DMASR, NPUKIT_CHAN_MM2S);
 	} else {
 		/*
 		 * Before 0x301 nothing clears AXIS_RX_DONE: MM2S idle says
@@ -264,10 +350,11 @@ static int npukit_wait_loaded(struct npukit_device *nd, struct npukit_batch *b,
 		if (!ret && hw->run_pending)
 			ret = npukit_wait_status(nd, b, NPUKIT_STATUS_GEMM_DONE,
 						 hw->start_seq, hw->t_start,
-						 &hw->est_gemm, 0);
+						 &hw->est_gemm, 0, 0);
 	}
 	if (ret)
 		return ret;
+	hw->load_pending = false;
 	if (hw->run_pending)
 		npukit_run_confirmed(nd, b);
 	return 0;
@@ -283,8 +370,10 @@ static int npukit_read_c(struct npukit_device *nd, struct npukit_batch *b,
 
 	npukit_dma_write(nd, NPUKIT_S2MM_DA, nd->rx_dma + slot * NPUKIT_C_BYTES);
 	s2mm_seq = npukit_dma_write(nd, NPUKIT_S2MM_LENGTH, NPUKIT_C_BYTES);
+	/* the next tile, if loading, only lands once the run is over */
 	ret = npukit_wait_status(nd, b, NPUKIT_STATUS_GEMM_DONE, hw->start_seq,
-				 hw->t_start, &hw->est_gemm, 0);
+				 hw->t_start, &hw->est_gemm, 0,
+				 hw->load_pending ? NPUKIT_CHAN_MM2S : 0);
 	if (ret)
 		return ret;
 	npukit_run_confirmed(nd, b);
@@ -370,7 +459,7 @@ int npukit_hw_finish(struct npukit_device *nd, struct npukit_batch *b)
 	if (!hw->run_pending)
 		return 0;
 	ret = npukit_wait_status(nd, b, NPUKIT_STATUS_GEMM_DONE, hw->start_seq,
-				 hw->t_start, &hw->est_gemm, 0);
+				 hw->t_start, &hw->est_gemm, 0, 0);
 	if (!ret)
 		npukit_run_confirmed(nd, b);
 	return ret;
@@ -397,8 +486,10 @@ static int npukit_dma_reset(struct npukit_device *nd)
 			return -EIO;
 		}
 	}
-	npukit_dma_write(nd, NPUKIT_MM2S_DMACR, NPUKIT_DMACR_RS);
-	seq = npukit_dma_write(nd, NPUKIT_S2MM_DMACR, NPUKIT_DMACR_RS);
+	npukit_dma_write(nd, NPUKIT_MM2S_DMACR, NPUKIT_DMACR_RS |
+			 npukit_irq_dmacr(nd, NPUKIT_CHAN_MM2S));
+	seq = npukit_dma_write(nd, NPUKIT_S2MM_DMACR, NPUKIT_DMACR_RS |
+			       npukit_irq_dmacr(nd, NPUKIT_CHAN_S2MM));
 	/* one ordering read, then both status registers are trusted */
 	npukit_dma_read(nd, NPUKIT_MM2S_DMASR);
 	mm2s = npukit_dma_read(nd, NPUKIT_MM2S_DMASR);
@@ -445,6 +536,9 @@ void npukit_hw_recover(struct npukit_device *nd)
 
 	if (npukit_dma_reset(nd))
 		return;
+	/* the reset cleared the errors the handler may have recorded */
+	npukit_irq_sync(nd);
+	atomic_set(&nd->irq_err, 0);
 	if (hw->tx_pending && npukit_drain_c(nd)) {
 		dev_err(nd->dev, "C stream could not be drained\n");
 		npukit_dma_reset(nd);
@@ -453,6 +547,7 @@ void npukit_hw_recover(struct npukit_device *nd)
 		npukit_npu_write(nd, NPUKIT_LOAD_CFG, NPUKIT_LOAD_AB);
 	hw->run_pending = false;
 	hw->tx_pending = false;
+	hw->load_pending = false;
 }
 
 /**

@@ -31,14 +31,31 @@
  * writes only the buffers the driver registered with
  * npukit_sim_add_window(); anything else fails with DMADecErr.
  *
+ * While the driver sleeps (npukit_sim_sleep_begin() to _end()) the board
+ * does not stand still: modelled time follows the real time that passes.
+ *
+ * Interrupts (module parameter sim_irq, npukit_sim_set_irq()): the model
+ * computes the level of the AXI DMA's interrupt output, (IOC_Irq and
+ * IOC_IrqEn) or (Err_Irq and Err_IrqEn) of either channel, after every
+ * access. There is no interrupt line to raise, so a rising edge queues an
+ * irq_work, which runs the driver's interrupt handler in hard interrupt
+ * context, as the GIC would. During a sleep an hrtimer fires at the next
+ * modelled event, advances the model to it and so raises the interrupt of
+ * a transfer that completes while the driver sleeps. The model has a
+ * spinlock since the handler may run while the driver uses it.
+ *
  * Copyright (C) 2026 The npukit authors
  */
 
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include "npukit_regs.h"
@@ -77,6 +94,8 @@
 #define SIM_DMA_RESET_NS	100
 #define SIM_SLOW_MAX		1000
 #define SIM_WINDOWS		4
+/* While the driver sleeps: the shortest step of the model's timer */
+#define SIM_TIMER_MIN_NS	1000
 
 #define SIM_VERSION		0x302
 #define SIM_FEATURES		(NPUKIT_FEATURE_GEMM | NPUKIT_FEATURE_WS)
@@ -140,6 +159,15 @@ struct npukit_sim {
 	struct sim_chan s2mm;
 	struct sim_window win[SIM_WINDOWS];
 	unsigned int nwin;
+
+	spinlock_t lock;	/* the model: the driver, the handler, the timer */
+	irq_handler_t irq_fn;	/* sim_irq: the driver's handler, or NULL */
+	void *irq_data;
+	bool irq_line;		/* level of the DMA's interrupt output */
+	struct irq_work irq_work;
+	struct hrtimer timer;	/* advances the model while the driver sleeps */
+	u64 real_mark;		/* real time that @now has caught up with */
+	bool sleeping;
 
 	atomic_t dma_error;	/* knob: fail this many next transfers */
 	bool hang;		/* knob: runs never finish while set */
@@ -491,6 +519,43 @@ static void sim_s2mm_flushed(struct npukit_sim *sim)
 
 enum sim_event { SIM_EV_NONE, SIM_EV_WRITE, SIM_EV_GEMM, SIM_EV_MM2S, SIM_EV_S2MM, SIM_EV_FLUSH };
 
+/* The model's next event and its time (U64_MAX with SIM_EV_NONE) */
+static u64 sim_next(struct npukit_sim *sim, enum sim_event *evp)
+{
+	enum sim_event ev = SIM_EV_NONE;
+	u64 next = U64_MAX, bt;
+
+	if (sim->wq_len && sim->wq[sim->wq_head].land < next) {
+		next = sim->wq[sim->wq_head].land;
+		ev = SIM_EV_WRITE;
+	}
+	if (sim->busy && !sim->stuck && sim->gemm_end < next) {
+		next = sim->gemm_end;
+		ev = SIM_EV_GEMM;
+	}
+	/* the NPU back-pressures the stream while it runs */
+	if (sim->mm2s.active && !sim->busy) {
+		bt = max(sim->mm2s.next_beat, sim->st);
+		if (bt < next) {
+			next = bt;
+			ev = SIM_EV_MM2S;
+		}
+	}
+	if (sim->s2mm.active && !sim->s2mm.flushing && sim->tx_left) {
+		bt = max3(sim->s2mm.next_beat, sim->tx_ready, sim->st);
+		if (bt < next) {
+			next = bt;
+			ev = SIM_EV_S2MM;
+		}
+	}
+	if (sim->s2mm.flushing && sim->s2mm.next_beat < next) {
+		next = max(sim->s2mm.next_beat, sim->st);
+		ev = SIM_EV_FLUSH;
+	}
+	*evp = ev;
+	return next;
+}
+
 /* Run the model's events in time order up to time @t. */
 static void sim_advance(struct npukit_sim *sim, u64 t)
 {
@@ -499,36 +564,9 @@ static void sim_advance(struct npukit_sim *sim, u64 t)
 		sim->gemm_end = max(sim->gemm_end, sim->st);
 	}
 	for (;;) {
-		enum sim_event ev = SIM_EV_NONE;
-		u64 next = U64_MAX, bt;
+		enum sim_event ev;
+		u64 next = sim_next(sim, &ev);
 
-		if (sim->wq_len && sim->wq[sim->wq_head].land < next) {
-			next = sim->wq[sim->wq_head].land;
-			ev = SIM_EV_WRITE;
-		}
-		if (sim->busy && !sim->stuck && sim->gemm_end < next) {
-			next = sim->gemm_end;
-			ev = SIM_EV_GEMM;
-		}
-		/* the NPU back-pressures the stream while it runs */
-		if (sim->mm2s.active && !sim->busy) {
-			bt = max(sim->mm2s.next_beat, sim->st);
-			if (bt < next) {
-				next = bt;
-				ev = SIM_EV_MM2S;
-			}
-		}
-		if (sim->s2mm.active && !sim->s2mm.flushing && sim->tx_left) {
-			bt = max3(sim->s2mm.next_beat, sim->tx_ready, sim->st);
-			if (bt < next) {
-				next = bt;
-				ev = SIM_EV_S2MM;
-			}
-		}
-		if (sim->s2mm.flushing && sim->s2mm.next_beat < next) {
-			next = max(sim->s2mm.next_beat, sim->st);
-			ev = SIM_EV_FLUSH;
-		}
 		if (ev == SIM_EV_NONE || next > t)
 			break;
 		sim->st = max(sim->st, next);
@@ -568,6 +606,70 @@ static void sim_advance(struct npukit_sim *sim, u64 t)
 	sim->st = max(sim->st, t);
 }
 
+static bool sim_chan_irq(const struct sim_chan *ch)
+{
+	return ((ch->dmasr & NPUKIT_DMASR_IOC_IRQ) &&
+		(ch->dmacr & NPUKIT_DMACR_IOC_IRQ_EN)) ||
+	       ((ch->dmasr & NPUKIT_DMASR_ERR_IRQ) &&
+		(ch->dmacr & NPUKIT_DMACR_ERR_IRQ_EN));
+}
+
+/*
+ * Bring the model up to the CPU's clock and drive the interrupt output:
+ * a rising edge is delivered to the driver's handler through irq_work.
+ */
+static void sim_settle(struct npukit_sim *sim)
+{
+	bool line;
+
+	sim_advance(sim, sim->now);
+	if (!sim->irq_fn)
+		return;
+	line = sim_chan_irq(&sim->mm2s) || sim_chan_irq(&sim->s2mm);
+	if (line && !sim->irq_line)
+		irq_work_queue(&sim->irq_work);
+	sim->irq_line = line;
+}
+
+/* Modelled time follows real time while the driver sleeps. */
+static void sim_catch_up(struct npukit_sim *sim)
+{
+	u64 real = ktime_get_ns();
+
+	sim->now += real - sim->real_mark;
+	sim->real_mark = real;
+}
+
+static void sim_irq_work(struct irq_work *work)
+{
+	struct npukit_sim *sim = container_of(work, struct npukit_sim,
+					      irq_work);
+
+	sim->irq_fn(0, sim->irq_data);
+}
+
+static enum hrtimer_restart sim_timer(struct hrtimer *timer)
+{
+	struct npukit_sim *sim = container_of(timer, struct npukit_sim, timer);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	enum sim_event ev;
+	unsigned long flags;
+	u64 next;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sim_catch_up(sim);
+	sim_settle(sim);
+	next = sim_next(sim, &ev);
+	if (ev != SIM_EV_NONE) {
+		/* a board event is due: wake up when it is */
+		hrtimer_forward_now(timer, ns_to_ktime(max_t(u64, next - min(next, sim->now),
+							     SIM_TIMER_MIN_NS)));
+		ret = HRTIMER_RESTART;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return ret;
+}
+
 /**
  * npukit_sim_read - a register read as the CPU sees it
  * @sim: the model
@@ -582,8 +684,10 @@ static void sim_advance(struct npukit_sim *sim, u64 t)
 u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
 		    u32 off)
 {
+	unsigned long flags;
 	u32 val;
 
+	spin_lock_irqsave(&sim->lock, flags);
 	sim_advance(sim, sim->now + SIM_READ_SAMPLE_NS);
 	if (space == NPUKIT_SPACE_NPU)
 		val = sim_npu_read(sim, off);
@@ -591,6 +695,8 @@ u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
 		val = sim_dma_read(sim, off);
 	sim->now += SIM_READ_RTT_NS;
 	sim->cnt.reads++;
+	sim_settle(sim);
+	spin_unlock_irqrestore(&sim->lock, flags);
 	return val;
 }
 
@@ -608,7 +714,9 @@ void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
 		      u32 off, u32 val)
 {
 	struct sim_write *w;
+	unsigned long flags;
 
+	spin_lock_irqsave(&sim->lock, flags);
 	if (sim->wq_len == SIM_WRITE_QUEUE) {
 		u64 land = sim->wq[sim->wq_head].land;
 
@@ -623,6 +731,8 @@ void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
 	sim->wq_len++;
 	sim->now += SIM_WRITE_NS;
 	sim->cnt.writes++;
+	sim_settle(sim);
+	spin_unlock_irqrestore(&sim->lock, flags);
 }
 
 /**
@@ -633,7 +743,13 @@ void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
  */
 u64 npukit_sim_now(struct npukit_sim *sim)
 {
-	return sim->now;
+	unsigned long flags;
+	u64 now;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	now = sim->now;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return now;
 }
 
 /**
@@ -643,7 +759,80 @@ u64 npukit_sim_now(struct npukit_sim *sim)
  */
 void npukit_sim_delay(struct npukit_sim *sim, u32 ns)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
 	sim->now += ns;
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * npukit_sim_set_irq - deliver the DMA's interrupt (module parameter sim_irq)
+ * @sim: the model
+ * @fn: the driver's interrupt handler; called with irq 0 and @data in hard
+ *	interrupt context (irq_work) on each rising edge of the interrupt
+ * @data: its argument
+ *
+ * Call before the first register access.
+ */
+void npukit_sim_set_irq(struct npukit_sim *sim, irq_handler_t fn, void *data)
+{
+	sim->irq_fn = fn;
+	sim->irq_data = data;
+}
+
+/**
+ * npukit_sim_sleep_begin - the driver is about to sleep
+ * @sim: the model
+ *
+ * From now until npukit_sim_sleep_end() modelled time follows real time,
+ * and with interrupts on, a timer runs the model's events as they fall due
+ * so that a transfer completing meanwhile raises its interrupt.
+ */
+void npukit_sim_sleep_begin(struct npukit_sim *sim)
+{
+	enum sim_event ev;
+	unsigned long flags;
+	u64 next;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->real_mark = ktime_get_ns();
+	sim->sleeping = true;
+	next = sim_next(sim, &ev);
+	if (sim->irq_fn && ev != SIM_EV_NONE)
+		hrtimer_start(&sim->timer,
+			      ns_to_ktime(max_t(u64, next - min(next, sim->now),
+						SIM_TIMER_MIN_NS)),
+			      HRTIMER_MODE_REL);
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * npukit_sim_sleep_end - the driver woke up: stop the timer, catch up
+ * @sim: the model
+ */
+void npukit_sim_sleep_end(struct npukit_sim *sim)
+{
+	unsigned long flags;
+
+	hrtimer_cancel(&sim->timer);
+	spin_lock_irqsave(&sim->lock, flags);
+	if (sim->sleeping) {
+		sim_catch_up(sim);
+		sim_settle(sim);
+		sim->sleeping = false;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * npukit_sim_irq_sync - wait for a handler call already raised to finish
+ * @sim: the model
+ */
+void npukit_sim_irq_sync(struct npukit_sim *sim)
+{
+	if (sim->irq_fn)
+		irq_work_sync(&sim->irq_work);
 }
 
 /**
@@ -675,7 +864,11 @@ int npukit_sim_add_window(struct npukit_sim *sim, dma_addr_t addr, void *cpu,
 void npukit_sim_counters(struct npukit_sim *sim,
 			 struct npukit_sim_counters *out)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
 	*out = sim->cnt;
+	spin_unlock_irqrestore(&sim->lock, flags);
 }
 
 /**
@@ -716,6 +909,10 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
 	sim->mm2s.dmasr = NPUKIT_DMASR_HALTED;
 	sim->s2mm.dmasr = NPUKIT_DMASR_HALTED;
 	atomic_set(&sim->dma_error, 0);
+	spin_lock_init(&sim->lock);
+	init_irq_work(&sim->irq_work, sim_irq_work);
+	hrtimer_init(&sim->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	sim->timer.function = sim_timer;
 	return sim;
 }
 
@@ -725,5 +922,9 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
  */
 void npukit_sim_destroy(struct npukit_sim *sim)
 {
+	if (!sim)
+		return;
+	hrtimer_cancel(&sim->timer);
+	irq_work_sync(&sim->irq_work);
 	kfree(sim);
 }

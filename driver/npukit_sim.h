@@ -8,6 +8,7 @@
 #define _NPUKIT_SIM_H
 
 #include <linux/atomic.h>
+#include <linux/interrupt.h>
 #include <linux/types.h>
 
 struct device;
@@ -52,6 +53,10 @@ void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
 		      u32 off, u32 val);
 u64 npukit_sim_now(struct npukit_sim *sim);
 void npukit_sim_delay(struct npukit_sim *sim, u32 ns);
+void npukit_sim_set_irq(struct npukit_sim *sim, irq_handler_t fn, void *data);
+void npukit_sim_sleep_begin(struct npukit_sim *sim);
+void npukit_sim_sleep_end(struct npukit_sim *sim);
+void npukit_sim_irq_sync(struct npukit_sim *sim);
 void npukit_sim_counters(struct npukit_sim *sim,
 			 struct npukit_sim_counters *out);
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir);

@@ -26,6 +26,11 @@ VM_MODARGS  ?= sim_devices=2
 VM_INSTANCES ?= 2
 # Simulated devices reading a wrong ID: probe must fail, the module stay sane.
 VM_MODARGS_BAD ?= sim_devices=1 sim_bad_id=1
+# After the first pass, reload with these too and rerun VM_RERUN_SUITES
+# (tests/vm/init): sim_irq=1 runs them with the simulated DMA interrupts.
+VM_RERUN_MODARGS ?= sim_irq=1
+VM_RERUN_ARGS = $(if $(VM_RERUN_MODARGS),--env NPUKIT_VM_RERUN_MODARGS=$(VM_RERUN_MODARGS) \
+	--env NPUKIT_VM_RERUN_SUITES=$(1))
 # Boot plus every suite; TCG on a shared 2-core machine.
 VM_TIMEOUT  ?= 240
 # Other suites' binaries that go into the VM: "NAME:MAKE_TARGET:VARIABLE"
@@ -114,11 +119,11 @@ vm-run: $(UAPI_TESTS:%=$(VM_DIR)/tests/uapi/%) $(if $(VM_WITH_EXTRA),$(VM_DIR)/e
 
 vm-check:
 	@$(MAKE) --no-print-directory vm-run VM_SUITE=vm VM_WITH_EXTRA=1 \
-		VM_TESTS="uapi=$(VM_DIR)/tests/uapi"
+		VM_TESTS="uapi=$(VM_DIR)/tests/uapi $(call VM_RERUN_ARGS,uapi)"
 
 bench-driver: $(VM_DIR)/tests/bench/bench_driver
 	@$(MAKE) --no-print-directory vm-run VM_SUITE=bench-driver \
-		VM_TESTS="bench=$(VM_DIR)/tests/bench/bench_driver"; status=$$?; \
-	sed -n 's/^# bench: //p' $(RESULTS)/bench-driver.log; exit $$status
+		VM_TESTS="bench=$(VM_DIR)/tests/bench/bench_driver $(call VM_RERUN_ARGS,bench)"; status=$$?; \
+	sed -n -e 's/^# bench: //p' -e 's/^# npukit-vm: \(rerun with .*\)/--- \1 ---/p' $(RESULTS)/bench-driver.log; exit $$status
 
 CHECK_TARGETS += vm-check

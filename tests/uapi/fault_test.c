@@ -58,6 +58,16 @@ static long knob_read(const char *knob)
 	ASSERT_EQ(0, knob_write("slow", 1));					\
 } while (0)
 
+/*
+ * With the DMA's interrupts (sim_irq=1, or a bitstream wiring them) the
+ * driver's stats say irq_chans > 0; without, waits past their polling
+ * budget sleep between polls.
+ */
+static int irq_mode(void)
+{
+	return npu_stat("irq_chans") > 0;
+}
+
 /* A batch of NK kicks, a read-back every 4, and its reference. */
 static void make_batch(struct npukit_kick *k, npu_ctile *want, uint64_t seed)
 {
@@ -104,17 +114,21 @@ NPU_TEST(dma_error)
 	npu_ctile want[NK / 4], got[NK / 4];
 	struct npukit_submit s;
 
-	long long errs;
+	long long errs, irq_errs;
 
 	NEED_SIM();
 	make_batch(k, want, 1);
 	errs = npu_stat("dma_errors");
 	ASSERT_LE(0, errs) TH_LOG("no dma_errors line in debugfs stats");
+	irq_errs = npu_stat("irq_errors");
+	ASSERT_LE(0, irq_errs) TH_LOG("no irq_errors line in debugfs stats");
 	ASSERT_EQ(0, knob_write("dma_error", 1));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DMA_ERROR, s.status);
 	ASSERT_EQ(errs + 1, npu_stat("dma_errors"));
+	/* with interrupts, the error interrupt reported it, exactly once */
+	ASSERT_EQ(irq_errs + irq_mode(), npu_stat("irq_errors"));
 	ASSERT_GT(NK, s.kicks_done);
 	ASSERT_TILES_EQ(want, got, done_slots(s.kicks_done));
 	ASSERT_EQ(0, knob_read("dma_error")) TH_LOG("the fault was not consumed");
@@ -146,18 +160,36 @@ NPU_TEST(hang)
 	npu_ctile want[NK / 4], got[NK / 4];
 	struct npukit_submit s;
 
-	long long hangs;
+	long long hangs, irq_waits, poll_sleeps;
 
 	NEED_SIM();
 	make_batch(k, want, 3);
 	hangs = npu_stat("hangs");
 	ASSERT_LE(0, hangs) TH_LOG("no hangs line in debugfs stats");
+	irq_waits = npu_stat("irq_waits");
+	poll_sleeps = npu_stat("poll_sleeps");
+	ASSERT_LE(0, irq_waits) TH_LOG("no irq_waits line in debugfs stats");
+	ASSERT_LE(0, poll_sleeps) TH_LOG("no poll_sleeps line in debugfs stats");
 	ASSERT_EQ(0, knob_write("hang", 1));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DEVICE_HANG, s.status);
 	ASSERT_EQ(hangs + 1, npu_stat("hangs"));
 	ASSERT_GT(NK, s.kicks_done);
+	/*
+	 * The 2 ms until the device is declared hung are slept, not spun:
+	 * polling all of it would take ~8000 status reads of 0.25 us. The
+	 * stuck run holds back the next tile's MM2S, so with interrupts the
+	 * wait sleeps on its completion interrupt.
+	 */
+	ASSERT_GT(1000ULL, s.mmio_reads)
+		TH_LOG("%llu register reads: the hang was polled",
+		       (unsigned long long)s.mmio_reads);
+	if (irq_mode()) {
+		ASSERT_LT(irq_waits, npu_stat("irq_waits"));
+	} else {
+		ASSERT_LT(poll_sleeps, npu_stat("poll_sleeps"));
+	}
 	/* While the knob holds, the device stays hung: still a clean error. */
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
@@ -173,12 +205,15 @@ NPU_TEST(slow)
 	npu_ctile want[NK / 4], got[NK / 4];
 	struct npukit_submit s;
 	uint64_t fast_ns;
+	long long wakeups, poll_sleeps;
 
 	NEED_SIM();
 	make_batch(k, want, 4);
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_submit(self->fd, &s);
 	fast_ns = s.device_ns;
+	wakeups = npu_stat("irq_wakeups");
+	poll_sleeps = npu_stat("poll_sleeps");
 	ASSERT_EQ(0, knob_write("slow", 100));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_submit(self->fd, &s);
@@ -188,6 +223,15 @@ NPU_TEST(slow)
 	ASSERT_LT(fast_ns + NK * 20000ULL, s.device_ns)
 		TH_LOG("fast %llu ns, slow %llu ns", (unsigned long long)fast_ns,
 		       (unsigned long long)s.device_ns);
+	/*
+	 * 28 us runs outlast the polling budget: the waits sleep, and with
+	 * interrupts the DMA's completion interrupt ends the sleep.
+	 */
+	if (irq_mode()) {
+		ASSERT_LT(wakeups, npu_stat("irq_wakeups"));
+	} else {
+		ASSERT_LT(poll_sleeps, npu_stat("poll_sleeps"));
+	}
 	assert_recovered(_metadata, self->fd);
 }
 
