@@ -83,13 +83,22 @@ void npukit_debugfs_remove(struct npukit_device *nd)
 	nd->debugfs = NULL;
 }
 
-/** npukit_debugfs_init - /sys/kernel/debug/npukit */
+/**
+ * npukit_debugfs_init - create /sys/kernel/debug/npukit, at module load
+ *
+ * The instances' directories go under it (npukit_debugfs_add()). debugfs
+ * failures are not fatal: the driver works without its statistics.
+ */
 void npukit_debugfs_init(void)
 {
 	npukit_debugfs_root = debugfs_create_dir("npukit", NULL);
 }
 
-/** npukit_debugfs_exit - remove /sys/kernel/debug/npukit */
+/**
+ * npukit_debugfs_exit - remove /sys/kernel/debug/npukit, at module unload
+ *
+ * Called after every instance is gone, so no directory under it is in use.
+ */
 void npukit_debugfs_exit(void)
 {
 	debugfs_remove_recursive(npukit_debugfs_root);

@@ -20,8 +20,9 @@
  * counters, and it never changes what the protocol trusts.
  *
  * On a simulated instance with sim_irq=1 the model raises the very same
- * handler from irq_work on each rising edge of the DMA's interrupt output
- * (npukit_sim.c).
+ * handler from a hard hrtimer on each rising edge of the DMA's interrupt
+ * output (npukit_sim.c); npukit_irq_sync() then takes back a delivery
+ * still pending and runs it, rather than wait for a timer interrupt.
  *
  * Copyright (C) 2026 The npukit authors
  */

@@ -37,12 +37,16 @@
  * Interrupts (module parameter sim_irq, npukit_sim_set_irq()): the model
  * computes the level of the AXI DMA's interrupt output, (IOC_Irq and
  * IOC_IrqEn) or (Err_Irq and Err_IrqEn) of either channel, after every
- * access. There is no interrupt line to raise, so a rising edge queues an
- * irq_work, which runs the driver's interrupt handler in hard interrupt
- * context, as the GIC would. During a sleep an hrtimer fires at the next
- * modelled event, advances the model to it and so raises the interrupt of
- * a transfer that completes while the driver sleeps. The model has a
- * spinlock since the handler may run while the driver uses it.
+ * access. There is no interrupt line to raise, so a rising edge starts a
+ * hard hrtimer that expires at once and runs the driver's interrupt
+ * handler in hard interrupt context, as the GIC would. A timer rather than
+ * irq_work: without an IPI to raise it (a single-CPU ARM) irq_work runs
+ * only from the next tick, so irq_work_sync() on that CPU would spin
+ * forever; a pending timer can simply be cancelled. During a sleep a
+ * second hrtimer fires at the next modelled event, advances the model to
+ * it and so raises the interrupt of a transfer that completes while the
+ * driver sleeps. The model has a spinlock since the handler may run while
+ * the driver uses it.
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -51,7 +55,6 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/hrtimer.h>
-#include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
@@ -164,7 +167,7 @@ struct npukit_sim {
 	irq_handler_t irq_fn;	/* sim_irq: the driver's handler, or NULL */
 	void *irq_data;
 	bool irq_line;		/* level of the DMA's interrupt output */
-	struct irq_work irq_work;
+	struct hrtimer irq_timer;	/* delivers a rising edge, at once */
 	struct hrtimer timer;	/* advances the model while the driver sleeps */
 	u64 real_mark;		/* real time that @now has caught up with */
 	bool sleeping;
@@ -616,18 +619,20 @@ static bool sim_chan_irq(const struct sim_chan *ch)
 
 /*
  * Bring the model up to the CPU's clock and drive the interrupt output:
- * a rising edge is delivered to the driver's handler through irq_work.
+ * a rising edge is delivered to the driver's handler by sim->irq_timer.
+ * Without interrupts nothing observes the model before the next access,
+ * which advances it first: the step is skipped, on the hot path.
  */
 static void sim_settle(struct npukit_sim *sim)
 {
 	bool line;
 
-	sim_advance(sim, sim->now);
 	if (!sim->irq_fn)
 		return;
+	sim_advance(sim, sim->now);
 	line = sim_chan_irq(&sim->mm2s) || sim_chan_irq(&sim->s2mm);
 	if (line && !sim->irq_line)
-		irq_work_queue(&sim->irq_work);
+		hrtimer_start(&sim->irq_timer, 0, HRTIMER_MODE_REL_HARD);
 	sim->irq_line = line;
 }
 
@@ -640,12 +645,13 @@ static void sim_catch_up(struct npukit_sim *sim)
 	sim->real_mark = real;
 }
 
-static void sim_irq_work(struct irq_work *work)
+static enum hrtimer_restart sim_irq_timer(struct hrtimer *timer)
 {
-	struct npukit_sim *sim = container_of(work, struct npukit_sim,
-					      irq_work);
+	struct npukit_sim *sim = container_of(timer, struct npukit_sim,
+					      irq_timer);
 
 	sim->irq_fn(0, sim->irq_data);
+	return HRTIMER_NORESTART;
 }
 
 static enum hrtimer_restart sim_timer(struct hrtimer *timer)
@@ -770,7 +776,8 @@ void npukit_sim_delay(struct npukit_sim *sim, u32 ns)
  * npukit_sim_set_irq - deliver the DMA's interrupt (module parameter sim_irq)
  * @sim: the model
  * @fn: the driver's interrupt handler; called with irq 0 and @data in hard
- *	interrupt context (irq_work) on each rising edge of the interrupt
+ *	interrupt context (a hard hrtimer) on each rising edge of the
+ *	interrupt
  * @data: its argument
  *
  * Call before the first register access.
@@ -826,13 +833,24 @@ void npukit_sim_sleep_end(struct npukit_sim *sim)
 }
 
 /**
- * npukit_sim_irq_sync - wait for a handler call already raised to finish
+ * npukit_sim_irq_sync - have every interrupt raised so far handled
  * @sim: the model
+ *
+ * Waits for a running handler call only, never for the timer to expire:
+ * a delivery still pending is taken back and the handler called here,
+ * with interrupts off as in the timer's interrupt. On return no handler
+ * call raised before is pending or running. Must not be called with the
+ * model's lock held or from the handler.
  */
 void npukit_sim_irq_sync(struct npukit_sim *sim)
 {
-	if (sim->irq_fn)
-		irq_work_sync(&sim->irq_work);
+	unsigned long flags;
+
+	if (!sim->irq_fn || !hrtimer_cancel(&sim->irq_timer))
+		return;
+	local_irq_save(flags);
+	sim->irq_fn(0, sim->irq_data);
+	local_irq_restore(flags);
 }
 
 /**
@@ -910,7 +928,8 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
 	sim->s2mm.dmasr = NPUKIT_DMASR_HALTED;
 	atomic_set(&sim->dma_error, 0);
 	spin_lock_init(&sim->lock);
-	init_irq_work(&sim->irq_work, sim_irq_work);
+	hrtimer_init(&sim->irq_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	sim->irq_timer.function = sim_irq_timer;
 	hrtimer_init(&sim->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	sim->timer.function = sim_timer;
 	return sim;
@@ -925,6 +944,6 @@ void npukit_sim_destroy(struct npukit_sim *sim)
 	if (!sim)
 		return;
 	hrtimer_cancel(&sim->timer);
-	irq_work_sync(&sim->irq_work);
+	hrtimer_cancel(&sim->irq_timer);
 	kfree(sim);
 }
