@@ -33,6 +33,14 @@ ZYNQ_HOST_ONLY ?= runtime/test_gen cli/cli_valgrind_test
 ZYNQ_SIM_ARGS   ?= sim_devices=2
 ZYNQ_REFUSE_RE  ?= npukit 43c00000\.npu: .*ID reads 0x00000000, not NpuKit
 ZYNQ_DTSI       ?= $(firstword $(wildcard dts/*.dtsi))
+# Then a second pass in interrupt mode (tests/zynq/init step 4): reload
+# with these parameters too and rerun the binaries ZYNQ_IRQ_TESTS names
+# (SUITE or SUITE/NAME), each within ZYNQ_IRQ_TIMEOUT s; the UAPI suites
+# and the engine's fault test cover every wait and error path in a few
+# seconds. ZYNQ_IRQ_ARGS= skips the pass.
+ZYNQ_IRQ_ARGS    ?= sim_irq=1
+ZYNQ_IRQ_TESTS   ?= uapi engine/engine_fault
+ZYNQ_IRQ_TIMEOUT ?= 120
 # Boot (~10-30 s) plus every suite under TCG with KASAN on a shared machine.
 ZYNQ_TIMEOUT    ?= 900
 
@@ -62,6 +70,8 @@ zynq-check:
 	ZYNQ_MODNAME=$$(basename $$ko .ko) ZYNQ_SIM_ARGS='$(ZYNQ_SIM_ARGS)' \
 	ZYNQ_REFUSE_RE='$(ZYNQ_REFUSE_RE)' ZYNQ_DTSI='$(ZYNQ_DTSI)' \
 	ZYNQ_TTPU_RUN=$(ZYNQ_XBUILD)/bin/ttpu-run ZYNQ_TIMEOUT=$(ZYNQ_TIMEOUT) \
+	ZYNQ_IRQ_ARGS='$(ZYNQ_IRQ_ARGS)' ZYNQ_IRQ_TESTS='$(ZYNQ_IRQ_TESTS)' \
+	ZYNQ_IRQ_TIMEOUT=$(ZYNQ_IRQ_TIMEOUT) \
 		tests/zynq/run $$kb $$ko $(ZYNQ_DIR) $$log \
 		$$(sed 's/ /=/' $(ZYNQ_XBUILD)/bins.list) || status=1; \
 	cat $(ZYNQ_DIR)/cross.tap >> $$log; \
