@@ -64,16 +64,7 @@ FIXTURE_TEARDOWN(submit)
 	close(self->fd);
 }
 
-#define VTEST(_name)								\
-	static void vbody_##_name(struct __test_metadata *_metadata,		\
-				  FIXTURE_DATA(submit) *self);			\
-	TEST_F(submit, _name)							\
-	{									\
-		if (!_metadata->skip)						\
-			vbody_##_name(_metadata, self);				\
-	}									\
-	static void vbody_##_name(struct __test_metadata *_metadata,		\
-				  FIXTURE_DATA(submit) *self)
+#define VTEST(_name) NPU_TEST_F(submit, _name)
 
 /* The baseline itself must pass, or every rejection below proves nothing. */
 VTEST(baseline_valid)
