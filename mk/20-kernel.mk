@@ -5,7 +5,8 @@
 #   make check-kernel   (part of `make check`) the static checks: the module
 #       builds with W=1 and sparse (C=1) without a single "warning:" against
 #       Debian's 6.1 and 6.12 headers, and checkpatch --strict is clean on
-#       every file of driver/ and uapi/.
+#       every file of driver/ and uapi/, and kernel-doc (with
+#       KBUILD_EXTRA_WARN=2) finds nothing wrong in their doc comments.
 # Kbuild writes objects next to its sources, so every build runs on a fresh
 # copy of Kbuild, driver/ and uapi/ under $(BUILD): the work tree stays
 # clean and builds for different kernels never share objects.
@@ -17,6 +18,7 @@ KMOD_HDRS := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))) 
              $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*-amd64)))
 KMOD_CHECKPATCH = $(shell scripts/kernel-source 'scripts/checkpatch.pl' \
 	'scripts/spelling.txt' 'scripts/const_structs.checkpatch')/scripts/checkpatch.pl
+KMOD_KERNELDOC = $(shell scripts/kernel-source 'scripts/kernel-doc')/scripts/kernel-doc
 KMOD_ARGS = $(if $(ARCH),ARCH=$(ARCH)) $(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
 
 # $(call kmod-copy,DIR)
@@ -51,6 +53,14 @@ check-kernel:
 		out=$$(perl $$cp --strict --no-tree --no-summary --terse -f $$f 2>&1); \
 		if [ -z "$$out" ]; then echo "ok $$n checkpatch --strict $$f" >>$$log; \
 		else echo "not ok $$n checkpatch --strict $$f" >>$$log; \
+			echo "$$out" | sed 's/^/# /' >>$$log; fi; \
+	done; \
+	kd=$(KMOD_KERNELDOC); \
+	for f in $(KMOD_CHECKPATCH_FILES); do \
+		n=$$((n + 1)); \
+		out=$$(KBUILD_EXTRA_WARN=2 perl $$kd -none $$f 2>&1); \
+		if [ -z "$$out" ]; then echo "ok $$n kernel-doc $$f" >>$$log; \
+		else echo "not ok $$n kernel-doc $$f" >>$$log; \
 			echo "$$out" | sed 's/^/# /' >>$$log; fi; \
 	done; \
 	cat $$log; scripts/tally kernel $$log $(RESULTS)
