@@ -18,6 +18,7 @@
  * the test, never a vacuous "both engines failed the same way".
  */
 #include <dirent.h>
+#include <pthread.h>
 
 #include "kselftest_harness.h"
 #include "engine_util.h"
@@ -323,6 +324,76 @@ TEST(random_programs)
 }
 
 /* The generator's expected response, when it wrote one, agrees too. */
+/*
+ * Several threads run one loaded program on one shared NpuKit engine (one
+ * fd): the driver serialises the SUBMITs, each run keeps its own kicks and
+ * results, and every response must equal the software engine's.
+ */
+#define CONC_THREADS 4
+#define CONC_RUNS 6
+
+struct conc {
+	const struct eng_req *req;
+	ttpu_engine *eng;
+	const char *want;
+	int bad;
+	char why[512];
+};
+
+static void *conc_worker(void *arg)
+{
+	struct conc *c = arg;
+
+	for (int i = 0; i < CONC_RUNS && !c->bad; i++) {
+		struct eng_outcome o;
+
+		eng_run_on(c->req, c->eng, &o);
+		if (o.ret) {
+			snprintf(c->why, sizeof(c->why), "run %d: %.400s", i, o.err.message);
+			c->bad = 1;
+		} else if (!eng_same_response(c->want, o.response, c->why, sizeof(c->why))) {
+			c->bad = 1;
+		}
+		eng_outcome_free(&o);
+	}
+	return NULL;
+}
+
+TEST(concurrent_runs_share_one_engine)
+{
+	struct mlp s = { 20, 100, 24, 0, 1, 1, -128, 127, -128, 127, 0 };
+	struct conc c[CONC_THREADS];
+	pthread_t th[CONC_THREADS];
+	struct eng_outcome want;
+	struct ttpu_error err;
+	ttpu_engine *eng = NULL;
+	struct eng_req req;
+	struct text t;
+
+	NEED_DEVICE();
+	rnd_state = 99;
+	text_open(&t);
+	emit_mlp(&t, &s);
+	text_close(&t);
+	ASSERT_EQ(0, eng_req_load(t.s, &req, &err)) TH_LOG("%s", err.message);
+	free(t.s);
+	eng_run(&req, TTPU_ENGINE_SOFTWARE, &want);
+	ASSERT_EQ(0, want.ret) TH_LOG("%s", want.err.message);
+	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_NPUKIT, eng_device(), &eng, &err))
+		TH_LOG("%s", err.message);
+	for (int i = 0; i < CONC_THREADS; i++) {
+		c[i] = (struct conc){ .req = &req, .eng = eng, .want = want.response };
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, conc_worker, &c[i]));
+	}
+	for (int i = 0; i < CONC_THREADS; i++) {
+		ASSERT_EQ(0, pthread_join(th[i], NULL));
+		EXPECT_FALSE(c[i].bad) TH_LOG("thread %d: %s", i, c[i].why);
+	}
+	ttpu_engine_close(eng);
+	eng_outcome_free(&want);
+	eng_req_free(&req);
+}
+
 static int same_as_expected(const char *dir, const char *name, const char *resp,
 			    int kind, const struct ttpu_error *got, char *why, size_t whylen)
 {
