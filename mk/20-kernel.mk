@@ -64,3 +64,38 @@ check-kernel:
 			echo "$$out" | sed 's/^/# /' >>$$log; fi; \
 	done; \
 	cat $$log; scripts/tally kernel $$log $(RESULTS)
+
+# DKMS (dkms.conf): `sudo make dkms-install` puts the module sources in
+# /usr/src/npukit-$(NPUKIT_DKMS_VERSION) and lets dkms build and install
+# npukit.ko for the running kernel and every kernel installed later.
+NPUKIT_DKMS_VERSION := 1.0.0
+DKMS_FILES = $(KMOD_SRCS) dkms.conf
+.PHONY: dkms-install check-dkms
+dkms-install:
+	rm -rf /usr/src/npukit-$(NPUKIT_DKMS_VERSION)
+	mkdir -p /usr/src/npukit-$(NPUKIT_DKMS_VERSION)
+	cp --parents $(DKMS_FILES) /usr/src/npukit-$(NPUKIT_DKMS_VERSION)/
+	dkms remove -m npukit -v $(NPUKIT_DKMS_VERSION) --all >/dev/null 2>&1 || true
+	dkms install -m npukit -v $(NPUKIT_DKMS_VERSION)
+
+# check-dkms: dkms builds the module from dkms.conf against Debian's 6.1
+# headers, in scratch source and dkms trees (nothing is installed).
+CHECK_TARGETS += check-dkms
+check-dkms:
+	@mkdir -p $(RESULTS); log=$(RESULTS)/dkms.log; : > $$log; \
+	grep -qx 'PACKAGE_VERSION="$(NPUKIT_DKMS_VERSION)"' dkms.conf && \
+		echo "ok 1 dkms.conf version is $(NPUKIT_DKMS_VERSION)" >>$$log || \
+		echo "not ok 1 dkms.conf PACKAGE_VERSION differs from $(NPUKIT_DKMS_VERSION)" >>$$log; \
+	hdr=$(firstword $(KMOD_HDRS)); kver=$${hdr#/usr/src/linux-headers-}; \
+	top=$(abspath $(BUILD))/dkms; src=$$top/src/npukit-$(NPUKIT_DKMS_VERSION); \
+	if ! command -v dkms >/dev/null || [ -z "$$hdr" ] || [ ! -d /lib/modules/$$kver/build ]; then \
+		echo "ok 2 dkms build # SKIP dkms or the $$kver headers are not installed (scripts/deps)" >>$$log; \
+	else \
+		rm -rf $$top; mkdir -p $$src $$top/tree; cp --parents $(DKMS_FILES) $$src/; \
+		if dkms build -m npukit -v $(NPUKIT_DKMS_VERSION) -k $$kver --sourcetree $$top/src \
+			--dkmstree $$top/tree >$$top/build.log 2>&1 && \
+		   ko=$$(find $$top/tree -name 'npukit.ko*' | head -n 1) && [ -n "$$ko" ] && \
+		   modinfo -F vermagic $$ko | grep -q "^$$kver "; then \
+			echo "ok 2 dkms builds npukit.ko for $$kver" >>$$log; \
+		else echo "not ok 2 dkms build for $$kver" >>$$log; sed 's/^/# /' $$top/build.log >>$$log; fi; \
+	fi; cat $$log; scripts/tally dkms $$log $(RESULTS)
