@@ -101,15 +101,23 @@ FIXTURE(npukit) {
 	struct npukit_info info;
 };
 
+/*
+ * In a fixture setup: open the device into self->fd and read its GET_INFO
+ * into self->info; SKIP when there is no device, fail when it misbehaves.
+ */
+#define NPU_OPEN_DEVICE() do {							\
+	self->fd = open(npu_device_path(), O_RDWR | O_CLOEXEC);			\
+	if (self->fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV)) \
+		SKIP(return, "%s: %s (driver not loaded)", npu_device_path(),	\
+		     strerror(errno));						\
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", npu_device_path(), strerror(errno)); \
+	self->info.size = sizeof(self->info);					\
+	test_ioctl(self->fd, NPUKIT_IOCTL_GET_INFO, &self->info);		\
+} while (0)
+
 FIXTURE_SETUP(npukit)
 {
-	self->fd = open(npu_device_path(), O_RDWR | O_CLOEXEC);
-	if (self->fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
-		SKIP(return, "%s: %s (driver not loaded)", npu_device_path(),
-		     strerror(errno));
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", npu_device_path(), strerror(errno));
-	self->info.size = sizeof(self->info);
-	test_ioctl(self->fd, NPUKIT_IOCTL_GET_INFO, &self->info);
+	NPU_OPEN_DEVICE();
 }
 
 FIXTURE_TEARDOWN(npukit)

@@ -24,13 +24,7 @@ FIXTURE_SETUP(submit)
 {
 	uint64_t st = 42;
 
-	self->fd = open(npu_device_path(), O_RDWR | O_CLOEXEC);
-	if (self->fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
-		SKIP(return, "%s: %s (driver not loaded)", npu_device_path(),
-		     strerror(errno));
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", npu_device_path(), strerror(errno));
-	self->info.size = sizeof(self->info);
-	test_ioctl(self->fd, NPUKIT_IOCTL_GET_INFO, &self->info);
+	NPU_OPEN_DEVICE();
 	ASSERT_LE(NKICKS, self->info.max_kicks);
 	ASSERT_LE(NRES, self->info.max_results);
 	for (int i = 0; i < NKICKS; i++)
