@@ -265,6 +265,14 @@ struct npukit_device {
 	atomic64_t irq_errors;
 };
 
+/*
+ * Register accesses are relaxed: accesses to one device stay in order
+ * anyway, and the full readl()/writel() would add a barrier to every one
+ * of them (on the Cortex-A9 a DSB plus an L2 cache sync per write). The
+ * only ordering against memory that matters, the A||B tiles before the
+ * MM2S transfers and the C tiles after the S2MM ones, is made once per
+ * chunk in npukit_job.c.
+ */
 static inline u32 npukit_io_read(struct npukit_device *nd,
 				 enum npukit_sim_space space, u32 off)
 {
@@ -277,9 +285,9 @@ static inline u32 npukit_io_read(struct npukit_device *nd,
 	if (nd->sim)
 		val = npukit_sim_read(nd->sim, space, off);
 	else if (space == NPUKIT_SPACE_NPU)
-		val = readl(nd->npu + off);
+		val = readl_relaxed(nd->npu + off);
 	else
-		val = readl(nd->dma + off);
+		val = readl_relaxed(nd->dma + off);
 	return val;
 }
 
@@ -292,9 +300,9 @@ static inline u64 npukit_io_write(struct npukit_device *nd,
 	if (nd->sim)
 		npukit_sim_write(nd->sim, space, off, val);
 	else if (space == NPUKIT_SPACE_NPU)
-		writel(val, nd->npu + off);
+		writel_relaxed(val, nd->npu + off);
 	else
-		writel(val, nd->dma + off);
+		writel_relaxed(val, nd->dma + off);
 	return ++io->wseq;
 }
 

@@ -180,6 +180,8 @@ static int npukit_stage_chunk(struct npukit_device *nd,
 		dma_sync_single_for_device(nd->dev, nd->rx_dma,
 					   *nres * NPUKIT_C_BYTES,
 					   DMA_FROM_DEVICE);
+	/* the tiles are in memory before the (relaxed) writes start MM2S */
+	wmb();
 	return 0;
 }
 
@@ -193,6 +195,8 @@ static int npukit_copy_results(struct npukit_device *nd,
 
 	if (!nres)
 		return 0;
+	/* the (relaxed) status reads that saw S2MM finish come first */
+	rmb();
 	dma_sync_single_for_cpu(nd->dev, nd->rx_dma, nres * NPUKIT_C_BYTES,
 				DMA_FROM_DEVICE);
 	for (i = 0; i < done; i++) {
