@@ -599,6 +599,10 @@ int ttpu_npukit_engine_open(const char *device, struct ttpu_engine **out,
 	}
 	ne->max_kicks = ne->info.max_kicks < NPUKIT_ENGINE_MAX_KICKS ?
 			ne->info.max_kicks : NPUKIT_ENGINE_MAX_KICKS;
+	/* A lower cap bounds the time one ioctl holds the device. */
+	env = getenv("TTPU_NPUKIT_MAX_KICKS");
+	if (env && atol(env) > 0 && (unsigned long)atol(env) < ne->max_kicks)
+		ne->max_kicks = atol(env);
 	/* Every read-back ends a kick: more slots than kicks are never used. */
 	ne->max_results = ne->info.max_results < ne->max_kicks ?
 			  ne->info.max_results : ne->max_kicks;
