@@ -60,7 +60,7 @@ struct platform_device;
  *
  * AXI reads and writes travel on independent channels and the GP port
  * posts writes, so a read issued right after a write can overtake it and
- * return state from before the write (hardware.md 8.1). A read that
+ * return state from before the write (hardware.rst 8.1). A read that
  * completed has, however, pushed every write issued before it to the
  * slaves; so a read is trusted for all writes issued before the
  * previous read was issued.

@@ -2,12 +2,12 @@
 /*
  * npukit_hw.c - the NpuKit register protocol
  *
- * The board-proven sequence (hardware.md 6) per kick is: LOAD_CFG = 0,
+ * The board-proven sequence (hardware.rst 6) per kick is: LOAD_CFG = 0,
  * MM2S of the 128-byte A||B tile, poll MM2S idle, CTRL = START (with CLEAR
  * on the first kick of a sum), poll GEMM_DONE; for a read-back, S2MM of
  * 256 bytes, TX_ARM, poll S2MM idle. NpuKit's own C++ host does this in
  * ~20 us per kick. This file runs the same steps, hardened against the
- * hazards of hardware.md 8, and pipelined so that a kick costs about two
+ * hazards of hardware.rst 8, and pipelined so that a kick costs about two
  * register reads and well under 2 us of board time:
  *
  *  - Kick n+1's tile is loaded right after START of kick n. The NPU takes

@@ -3,7 +3,7 @@
  * npukit_irq.c - the AXI DMA's optional interrupts, and how a wait sleeps
  *
  * The stock bitstream wires no interrupt; a build may wire mm2s_introut
- * and s2mm_introut to IRQ_F2P (hardware.md 5), which the device tree then
+ * and s2mm_introut to IRQ_F2P (hardware.rst 5), which the device tree then
  * gives as interrupts = <mm2s>, <s2mm> with interrupt-names. Either line
  * may be missing: a wait that no interrupt signals polls.
  *

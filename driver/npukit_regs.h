@@ -3,7 +3,8 @@
  * npukit_regs.h - NpuKit NPU and AXI DMA (PG021, simple mode) registers
  *
  * Offsets and bit fields only; the protocol that uses them is in
- * npukit_hw.c. Source: docs/hardware.md sections 2 and 5 (IP VERSION 0x302).
+ * npukit_hw.c. Source: Documentation/npukit/hardware.rst sections 2 and 5
+ * (IP VERSION 0x302).
  *
  * Copyright (C) 2026 The npukit authors
  */

@@ -2,7 +2,7 @@
 /*
  * npukit_sim.c - the simulated NpuKit: a register-level model of the NPU
  * (IP VERSION 0x302 map) and of its AXI DMA in simple mode, written from
- * docs/hardware.md, in the spirit of netdevsim and null_blk.
+ * Documentation/npukit/hardware.rst, in the spirit of netdevsim and null_blk.
  *
  * The driver's register accessors call npukit_sim_read()/_write() instead
  * of readl()/writel() on a simulated instance, so the real protocol code
@@ -15,7 +15,7 @@
  *  - the NPU takes stream beats only while idle (the MM2S waits);
  *  - the C stream has no abort: without an S2MM transfer it waits forever;
  *  - posted writes land after a read issued right behind them has already
- *    sampled the slave (hardware.md 8.1), so a status read straight after
+ *    sampled the slave (hardware.rst 8.1), so a status read straight after
  *    START can see the previous run's GEMM_DONE;
  *  - the C tile is streamed live from the output registers, so a run that
  *    ends during a read-back corrupts it.
@@ -25,7 +25,7 @@
  * therefore reads GEMM|WS.
  *
  * Time is virtual. Each access advances the model's clock by what it costs
- * on the PYNQ-Z2 (hardware.md sections 1, 3 and 7, and the figures below),
+ * on the PYNQ-Z2 (hardware.rst sections 1, 3 and 7, and the figures below),
  * and every state change of the hardware happens at a modelled time, so a
  * poll sees BUSY until the time a run takes has passed. The DMA reads and
  * writes only the buffers the driver registered with
@@ -80,7 +80,7 @@
  * DMA_SETUP: LENGTH write to first beat (DDR read latency via HP0) or to
  *	the first S2MM write.
  * S2MM_FLUSH: last beat to the data being in DDR and Idle set.
- * GEMM_CYCLES: a run is ~22 feed cycles plus overhead (hardware.md 3).
+ * GEMM_CYCLES: a run is ~22 feed cycles plus overhead (hardware.rst 3).
  * TX_START: TX_ARM to the first C beat.
  * DMA_RESET: soft reset of the DMA until DMACR.Reset reads 0.
  */

@@ -32,7 +32,7 @@ enum npukit_sim_space {
  * @dma_bytes: bytes moved by both DMA channels
  * @gemm_runs: GEMM runs started
  * @gemm_ns: modelled time the array was busy
- * @dropped: writes the modelled hardware silently dropped (hardware.md 8.2)
+ * @dropped: writes the modelled hardware silently dropped (hardware.rst 8.2)
  */
 struct npukit_sim_counters {
 	u64 reads;

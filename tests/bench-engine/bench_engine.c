@@ -2,8 +2,9 @@
 /*
  * bench_engine.c - issue 5's benchmark: the compiler-sized MLP (784 -> 128
  * -> 10, batch 64, tests/gen/ttpu_gen.py bench) on the NpuKit engine, with
- * the figures of the run against the C++ host's anchors (docs/hardware.md
- * section 7: ~20 us per 8x8 load+run+readback):
+ * the figures of the run against the C++ host's anchors
+ * (Documentation/npukit/hardware.rst section 7: ~20 us per 8x8
+ * load+run+readback):
  *   (a) one pass per kick:            passes * 20 us
  *   (b) native 8x8 tiles per layer:   sum ceil(M/8) ceil(N/8) ceil(K/8) * 20 us
  * Targets: kicks <= passes / 7 on the aligned layer (784 -> 128 alone);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_commands.c - every command kind, with expected values computed by
- * hand from the format's definitions (docs/ttpu-format.md).
+ * hand from the format's definitions (Documentation/ttpu-format.rst).
  */
 #include <stdlib.h>
 #include <string.h>
