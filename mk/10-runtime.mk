@@ -30,7 +30,7 @@ $(RT_OUT)/%: $(BUILD)/obj/$(RT_DIR)/%.o $(RT_HELPERS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(RT_HELPERS) $(LIB_A) $(LDLIBS)
 
-.PHONY: runtime-tests check-runtime check-runtime-san check-runtime-vg rt-run
+.PHONY: runtime-tests check-runtime-vg rt-run
 runtime-tests: $(RT_BINS)
 
 # Run every binary from the top of the tree (they read $(RT_DIR)/data and
@@ -38,18 +38,12 @@ runtime-tests: $(RT_BINS)
 rt-run: $(RT_BINS)
 	$(call run-suite,$(RT_SUITE),$(if $(RT_VG),$(RT_VG_TESTS:%=$(RT_OUT)/%),$(RT_BINS)),$(RT_WRAP))
 
-check-runtime:
-	@$(MAKE) --no-print-directory rt-run RT_SUITE=runtime
-
-check-runtime-san:
-	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/san \
-		RESULTS=$(abspath $(RESULTS)) rt-run RT_SUITE=runtime-san \
-		RT_WRAP='env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1'
+$(eval $(call check-pair,runtime,rt-run,RT))
 
 check-runtime-vg:
 	@$(MAKE) --no-print-directory rt-run RT_SUITE=runtime-vg RT_VG=1 \
 		RT_WRAP='$(VALGRIND)'
 
-CHECK_TARGETS += check-runtime check-runtime-san check-runtime-vg
+CHECK_TARGETS += check-runtime-vg
 
 -include $(wildcard $(BUILD)/obj/$(RT_DIR)/*.d)

@@ -16,12 +16,12 @@ $(BUILD)/obj/$(CLI_TEST_DIR)/%.o: $(CLI_TEST_DIR)/%.c
 	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -isystem $(KSELFTEST_DIR) \
 		-MMD -MP -c -o $@ $<
 
-$(CLI_TEST_OUT)/%: $(BUILD)/obj/$(CLI_TEST_DIR)/%.o
+$(CLI_TEST_OUT)/%: $(BUILD)/obj/$(CLI_TEST_DIR)/%.o $(TESTLIB_RUN)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(TESTLIB_RUN) $(LDLIBS)
 
 .SECONDARY: $(CLI_TEST_BINS:$(CLI_TEST_OUT)/%=$(BUILD)/obj/$(CLI_TEST_DIR)/%.o)
-.PHONY: cli-tests check-cli check-cli-san cli-run
+.PHONY: cli-tests cli-run
 cli-tests: $(CLI_TEST_BINS)
 
 # CLI_BINS: the test binaries to run; CLI_SUITE: the suite's name.
@@ -33,16 +33,8 @@ cli-run: $(CLI_BINS) $(TTPU_RUN)
 		TTPU_CLI_DATA=$(CLI_TEST_DIR)/data \
 		TMPDIR=$(abspath $(BUILD)/tmp/$(CLI_SUITE)) $(CLI_WRAP),^not ok|# SKIP)
 
-check-cli:
-	@$(MAKE) --no-print-directory cli-run
-
-# ttpu-run built with ASan+UBSan; the valgrind binary cannot run an ASan one.
-check-cli-san:
-	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/san \
-		RESULTS=$(abspath $(RESULTS)) cli-run CLI_SUITE=cli-san \
-		CLI_BINS=$(BUILD)/san/tests/cli/cli_test \
-		CLI_WRAP='env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1'
-
-CHECK_TARGETS += check-cli check-cli-san
+# check-cli-san: ttpu-run built with ASan+UBSan; valgrind cannot run an
+# ASan binary, so cli_valgrind_test stays out.
+$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS=$(BUILD)/san/tests/cli/cli_test))
 
 -include $(wildcard $(BUILD)/obj/$(CLI_TEST_DIR)/*.d)

@@ -46,13 +46,16 @@ VM_SKIP     ?= test_gen cli_valgrind_test
 VM_DATA     ?= tests/runtime/data tests/gen tests/cli/data examples
 VM_ENV      ?= TTPU_RUN=/src/bin/ttpu-run TTPU_CLI_DATA=tests/cli/data
 
-# Host (dynamic) and VM (static) builds of the UAPI suites.
-$(BUILD)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DIR)/npukit_test.h uapi/npukit.h
+# Host (dynamic) and VM (static) builds of the UAPI suites, each with the
+# device access of tests/lib (TESTLIB_DEV_SRC: plain C, these flags).
+UAPI_DEPS := $(UAPI_DIR)/npukit_test.h $(UAPI_DIR)/npukit_ref.h uapi/npukit.h \
+	$(TESTLIB_DEV_SRC) $(TESTLIB_DEV_SRC:.c=.h)
+$(BUILD)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(UAPI_CFLAGS) -o $@ $<
-$(VM_DIR)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DIR)/npukit_test.h uapi/npukit.h
+	$(CC) $(UAPI_CFLAGS) -o $@ $< $(TESTLIB_DEV_SRC)
+$(VM_DIR)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(UAPI_CFLAGS) -static -o $@ $<
+	$(CC) $(UAPI_CFLAGS) -static -o $@ $< $(TESTLIB_DEV_SRC)
 $(VM_DIR)/tests/bench/%: $(BENCHD_DIR)/%.c $(UAPI_DIR)/npukit_test.h uapi/npukit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(UAPI_CFLAGS) -I$(UAPI_DIR) -static -o $@ $<

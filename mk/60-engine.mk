@@ -20,17 +20,18 @@ ENGINE_BINS    = $(ENGINE_TESTS:%=$(ENGINE_OUT)/%)
 ENGINE_DATA    = $(BUILD)/engine-data
 # FIXTURE_SETUP() and friends expand to functions without prototypes.
 ENGINE_CFLAGS  = $(ALL_CFLAGS) -Wno-missing-prototypes -isystem $(KSELFTEST_DIR) \
-	-DENGINE_TTPU_RUN='"$(TTPU_RUN)"' -DENGINE_TEST_DATA='"$(ENGINE_DATA)"'
+	-DENGINE_TEST_DATA='"$(ENGINE_DATA)"'
 
-$(ENGINE_OUT)/%: $(ENGINE_DIR)/%.c $(ENGINE_DIR)/engine_util.h $(ENGINE_DIR)/engine_progs.h $(wildcard tests/lib/*.h) $(LIB_A)
+$(ENGINE_OUT)/%: $(ENGINE_DIR)/%.c $(ENGINE_DIR)/engine_run.h $(ENGINE_DIR)/engine_progs.h \
+		$(wildcard tests/lib/*.h) $(TESTLIB_DEV) $(TESTLIB_RUN) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ENGINE_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+	$(CC) $(ENGINE_CFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB_DEV) $(TESTLIB_RUN) $(LIB_A) $(LDLIBS)
 
 $(ENGINE_DATA)/.stamp: $(ENGINE_DIR)/gen-data tests/gen/ttpu_gen.py
 	$(ENGINE_DIR)/gen-data $(ENGINE_DATA)
 	@touch $@
 
-.PHONY: engine-tests engine-data check-engine check-engine-san engine-run bench-engine
+.PHONY: engine-tests engine-data engine-run bench-engine
 engine-data: $(ENGINE_DATA)/.stamp
 engine-tests: $(ENGINE_BINS) $(TTPU_RUN) engine-data
 
@@ -40,15 +41,7 @@ engine-run: engine-tests
 		TTPU_TEST_DATA=$(ENGINE_DATA) \
 		TMPDIR=$(abspath $(BUILD)/tmp/$(ENGINE_SUITE)) $(ENGINE_WRAP))
 
-check-engine:
-	@$(MAKE) --no-print-directory engine-run ENGINE_SUITE=engine
-
-check-engine-san:
-	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/san \
-		RESULTS=$(abspath $(RESULTS)) engine-run ENGINE_SUITE=engine-san \
-		ENGINE_WRAP='env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1'
-
-CHECK_TARGETS += check-engine check-engine-san
+$(eval $(call check-pair,engine,engine-run,ENGINE))
 
 # Into the x86 VM: the static binaries, and (as data under /src) the
 # static ttpu-run and the generated programs they look for.

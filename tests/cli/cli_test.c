@@ -6,9 +6,13 @@
  * (one JSON value: the response or {"error": ...}) and its stderr (nothing
  * on success, exactly one "ttpu-run: KIND: message" line on failure).
  */
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+
 #include "kselftest_harness.h"
 
-#include "cli_run.h"
+#include "cli_check.h"
 
 /* tiny.json times tiny-inputs.json: W is the identity with W[3][3] = 2. */
 #define TINY_C "[[1,2,3,8],[5,6,7,16],[-1,-2,-3,-8],[127,-128,0,2]]"
@@ -89,14 +93,14 @@ static char *edited(struct __test_metadata *_metadata, char **dir,
 static void tiny_with_inputs(struct __test_metadata *_metadata,
 			     const char *inputs, const char *kind)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *in = tmp_file(_metadata, &dir, "in.json", inputs);
 	char tiny[4096];
 
 	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
 	RUN_CLI(&r, NULL, tiny, "--inputs", in);
 	check_error(_metadata, &r, kind, 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(in);
 	cli_rmdir(dir);
 }
@@ -105,44 +109,44 @@ static void tiny_with_inputs(struct __test_metadata *_metadata,
 static void request_fails(struct __test_metadata *_metadata, const char *req,
 			  const char *kind)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, req, "--engine", "software");
 	check_error(_metadata, &r, kind, 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 /* ---- the protocol: a request on stdin ---------------------------------- */
 
 TEST(protocol_request_on_stdin)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *req = cli_request("tiny.json", "tiny-inputs.json");
 
 	ASSERT_NE(NULL, req);
 	RUN_CLI(&r, req, "--engine", "software");
 	check_ok(_metadata, &r);
 	check_tiny_response(_metadata, r.json);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(req);
 }
 
 TEST(protocol_program_without_inputs)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *req = cli_request("noinputs.json", NULL);
 
 	ASSERT_NE(NULL, req);
 	RUN_CLI(&r, req, "--engine", "software");
 	check_ok(_metadata, &r);
 	check_noinputs_response(_metadata, r.json);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(req);
 }
 
 TEST(protocol_default_engine_auto)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *req = cli_request("tiny.json", "tiny-inputs.json");
 
 	if (access("/dev/npukit0", F_OK) == 0)
@@ -151,30 +155,30 @@ TEST(protocol_default_engine_auto)
 	ASSERT_EQ(0, r.status);
 	check_tiny_response(_metadata, r.json);
 	ASSERT_NE(NULL, strstr(r.err, "engine software"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(req);
 }
 
 TEST(empty_stdin)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, "", "--engine", "software");
 	check_error(_metadata, &r, "SchemaError", 1);
 	ASSERT_NE(NULL, strstr(cli_get_string(r.json, "error.message"),
 			       "empty request on stdin"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(blank_stdin)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, " \n\t\r\n", "--engine", "software");
 	check_error(_metadata, &r, "SchemaError", 1);
 	ASSERT_NE(NULL, strstr(cli_get_string(r.json, "error.message"),
 			       "empty request on stdin"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(request_malformed_json)
@@ -273,7 +277,7 @@ TEST(request_inputs_missing)
 
 TEST(file_with_inputs)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char tiny[4096];
 
 	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
@@ -281,32 +285,32 @@ TEST(file_with_inputs)
 		"--engine", "software");
 	check_ok(_metadata, &r);
 	check_tiny_response(_metadata, r.json);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(file_without_inputs)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "--engine", "software");
 	check_ok(_metadata, &r);
 	check_noinputs_response(_metadata, r.json);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(file_inputs_option_missing)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, cli_data("tiny.json"), "--engine", "software");
 	check_error(_metadata, &r, "InputError", 1);
 	ASSERT_NE(NULL, strstr(cli_get_string(r.json, "error.message"), "--inputs"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(engine_software)
 {
-	struct cli_result r;
+	struct proc_result r;
 	const char *engine;
 	char tiny[4096];
 
@@ -319,42 +323,42 @@ TEST(engine_software)
 		engine = cli_get_string(r.json, "engine.name");
 	if (engine)
 		ASSERT_STREQ("software", engine);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(missing_program_file)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "/nonexistent/ttpu/program.json");
 	check_error(_metadata, &r, "SystemError", 3);
 	ASSERT_NE(NULL, strstr(r.err, "/nonexistent/ttpu/program.json"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(missing_inputs_file)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char tiny[4096];
 
 	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
 	RUN_CLI(&r, NULL, tiny, "--inputs", "/nonexistent/ttpu/inputs.json");
 	check_error(_metadata, &r, "SystemError", 3);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(program_is_a_directory)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "/");
 	check_error(_metadata, &r, "SystemError", 3);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(program_truncated)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *text = test_slurp(cli_data("tiny.json"), NULL), *dir, *path;
 
 	ASSERT_NE(NULL, text);
@@ -362,7 +366,7 @@ TEST(program_truncated)
 	path = tmp_file(_metadata, &dir, "p.json", text);
 	RUN_CLI(&r, NULL, path, "--check");
 	check_error(_metadata, &r, "SchemaError", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(path);
 	free(text);
 	cli_rmdir(dir);
@@ -370,47 +374,47 @@ TEST(program_truncated)
 
 TEST(program_trailing_garbage)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
 				  "\"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]\n}",
 				  "\"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]\n}}");
 
 	RUN_CLI(&r, NULL, path);
 	check_error(_metadata, &r, "SchemaError", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(path);
 	cli_rmdir(dir);
 }
 
 TEST(program_wrong_type)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
 				  "\"tile\": 4", "\"tile\": \"4\"");
 
 	RUN_CLI(&r, NULL, path);
 	check_error(_metadata, &r, "SchemaError", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(path);
 	cli_rmdir(dir);
 }
 
 TEST(program_number_beyond_int64)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
 				  "[5, -7, 0]", "[5, 99999999999999999999, 0]");
 
 	RUN_CLI(&r, NULL, path);
 	check_error(_metadata, &r, "SchemaError", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(path);
 	cli_rmdir(dir);
 }
 
 TEST(program_fraction)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *path = edited(_metadata, &dir, "tiny.json",
 				  "\"r\": 0", "\"r\": 0.5");
 	char in[4096];
@@ -418,14 +422,14 @@ TEST(program_fraction)
 	snprintf(in, sizeof(in), "%s", cli_data("tiny-inputs.json"));
 	RUN_CLI(&r, NULL, path, "--inputs", in);
 	check_error(_metadata, &r, "SchemaError", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(path);
 	cli_rmdir(dir);
 }
 
 TEST(program_deep_nesting)
 {
-	struct cli_result r;
+	struct proc_result r;
 	size_t depth = 5000, i;
 	char *deep = malloc(2 * depth + 1), *dir, *path;
 
@@ -438,7 +442,7 @@ TEST(program_deep_nesting)
 	path = edited(_metadata, &dir, "noinputs.json", "\"noinputs\"", deep);
 	RUN_CLI(&r, NULL, path);
 	check_error(_metadata, &r, "SchemaError", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(path);
 	free(deep);
 	cli_rmdir(dir);
@@ -527,7 +531,7 @@ TEST(inputs_deep_nesting)
 
 TEST(range_error)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *in = tmp_file(_metadata, &dir, "in.json", "{\"X\": [100, 0]}");
 	char range[4096];
 
@@ -535,14 +539,14 @@ TEST(range_error)
 	RUN_CLI(&r, NULL, range, "--inputs", in, "--engine", "software");
 	check_error(_metadata, &r, "RangeError", 1);
 	ASSERT_EQ(NULL, test_json_get(r.json, "outputs"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(in);
 	cli_rmdir(dir);
 }
 
 TEST(range_in_range)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *in = tmp_file(_metadata, &dir, "in.json", "{\"X\": [63, -64]}");
 	char range[4096];
 
@@ -550,28 +554,28 @@ TEST(range_in_range)
 	RUN_CLI(&r, NULL, range, "--inputs", in, "--engine", "software");
 	check_ok(_metadata, &r);
 	ASSERT_STREQ("[126,-128]", plain(test_json_get(r.json, "outputs.Y.data")));
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(in);
 	cli_rmdir(dir);
 }
 
 TEST(estimate_mismatch)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char prog[4096];
 
 	snprintf(prog, sizeof(prog), "%s", cli_data("mismatch.json"));
 	RUN_CLI(&r, NULL, prog, "--inputs", cli_data("tiny-inputs.json"),
 		"--engine", "software");
 	check_error(_metadata, &r, "EstimateMismatch", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 /* ---- -o OUT ------------------------------------------------------------ */
 
 TEST(output_file)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir = cli_tmpdir(), *out, *text, *names;
 	char tiny[4096];
 	struct json_object *resp;
@@ -586,7 +590,7 @@ TEST(output_file)
 	ASSERT_EQ(0, r.err_len);
 	text = test_slurp(out, &len);
 	ASSERT_NE(NULL, text);
-	resp = cli_parse_json(text, len);
+	resp = proc_parse_json(text, len);
 	ASSERT_NE(NULL, resp);
 	check_tiny_response(_metadata, resp);
 	names = cli_listdir(dir);
@@ -595,13 +599,13 @@ TEST(output_file)
 	free(names);
 	free(text);
 	free(out);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	cli_rmdir(dir);
 }
 
 TEST(output_file_mode_follows_umask)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir = cli_tmpdir(), *out;
 	struct stat st;
 	mode_t mask = umask(022);
@@ -614,13 +618,13 @@ TEST(output_file_mode_follows_umask)
 	ASSERT_EQ(0, stat(out, &st));
 	ASSERT_EQ(0644, st.st_mode & 07777);
 	free(out);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	cli_rmdir(dir);
 }
 
 TEST(output_file_none_on_failure)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir = cli_tmpdir(), *out, *names;
 	char tiny[4096];
 
@@ -634,13 +638,13 @@ TEST(output_file_none_on_failure)
 	ASSERT_STREQ("", names);
 	free(names);
 	free(out);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	cli_rmdir(dir);
 }
 
 TEST(output_file_existing_kept_on_failure)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *out = tmp_file(_metadata, &dir, "out.json", "precious\n");
 	char *in, *names, *text;
 
@@ -658,13 +662,13 @@ TEST(output_file_existing_kept_on_failure)
 	free(text);
 	free(in);
 	free(out);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	cli_rmdir(dir);
 }
 
 TEST(output_file_existing_replaced_on_success)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *out = tmp_file(_metadata, &dir, "out.json", "old\n");
 	struct json_object *resp;
 	char *text;
@@ -674,62 +678,62 @@ TEST(output_file_existing_replaced_on_success)
 	ASSERT_EQ(0, r.status);
 	text = test_slurp(out, &len);
 	ASSERT_NE(NULL, text);
-	resp = cli_parse_json(text, len);
+	resp = proc_parse_json(text, len);
 	ASSERT_NE(NULL, resp) TH_LOG("OUT: %s", text);
 	check_noinputs_response(_metadata, resp);
 	json_object_put(resp);
 	free(text);
 	free(out);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	cli_rmdir(dir);
 }
 
 TEST(output_file_bad_directory)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "-o", "/nonexistent/ttpu/out.json");
 	check_error(_metadata, &r, "SystemError", 3);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(output_dash_is_stdout)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "-o", "-");
 	check_ok(_metadata, &r);
 	check_noinputs_response(_metadata, r.json);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(stdout_full_disk)
 {
-	struct cli_result r;
+	struct proc_result r;
 	int fd = open("/dev/full", O_WRONLY);
 
 	if (fd < 0)
 		SKIP(return, "no /dev/full");
-	ASSERT_EQ(0, cli_run_fd(NULL, &r, NULL, fd,
-				(const char *const[]){ cli_data("noinputs.json"), NULL }));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ cli_data("noinputs.json"), NULL },
+			      &(struct proc_opts){ .stdout_fd = fd }, &r));
 	check_error_ex(_metadata, &r, "SystemError", 3, false);
 	ASSERT_NE(NULL, strstr(r.err, "No space left on device")) TH_LOG("%s", r.err);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(stdout_closed_pipe)
 {
-	struct cli_result r;
+	struct proc_result r;
 	int p[2];
 
 	ASSERT_EQ(0, pipe(p));
 	close(p[0]);	/* nobody will read: a write gets SIGPIPE or EPIPE */
-	ASSERT_EQ(0, cli_run_fd(NULL, &r, NULL, p[1],
-				(const char *const[]){ cli_data("noinputs.json"), NULL }));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ cli_data("noinputs.json"), NULL },
+			      &(struct proc_opts){ .stdout_fd = p[1] }, &r));
 	ASSERT_EQ(0, r.signal) TH_LOG("killed by signal %d", r.signal);
 	check_error_ex(_metadata, &r, "SystemError", 3, false);
 	ASSERT_NE(NULL, strstr(r.err, "Broken pipe")) TH_LOG("%s", r.err);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 /* A program whose response (600 x 600 i32) is larger than any buffer. */
@@ -756,18 +760,18 @@ static char *big_program(struct __test_metadata *_metadata, char **dir)
 /* The response fails in the middle: the library's writes see EPIPE. */
 TEST(stdout_closed_pipe_large_response)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *path = big_program(_metadata, &dir);
 	int p[2];
 
 	ASSERT_EQ(0, pipe(p));
 	close(p[0]);
-	ASSERT_EQ(0, cli_run_fd(NULL, &r, NULL, p[1],
-				(const char *const[]){ path, NULL }));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ path, NULL },
+			      &(struct proc_opts){ .stdout_fd = p[1] }, &r));
 	ASSERT_EQ(0, r.signal) TH_LOG("killed by signal %d", r.signal);
 	check_error_ex(_metadata, &r, "SystemError", 3, false);
 	ASSERT_NE(NULL, strstr(r.err, "Broken pipe")) TH_LOG("%s", r.err);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(path);
 	cli_rmdir(dir);
 }
@@ -778,14 +782,13 @@ TEST(stdout_closed_pipe_large_response)
  */
 TEST(output_file_write_error_keeps_old)
 {
-	struct cli_runner runner = { .fsize_limit = 256 * 1024 };
+	struct proc_opts opts = { .fsize_limit = 256 * 1024 };
 	char *dir, *path = big_program(_metadata, &dir), *out, *text, *names;
-	struct cli_result r;
+	struct proc_result r;
 
 	out = cli_path(dir, "out.json");
 	ASSERT_EQ(0, cli_spit(out, "old\n", 4));
-	ASSERT_EQ(0, cli_run_fd(&runner, &r, NULL, -1,
-				(const char *const[]){ path, "-o", out, NULL }));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ path, "-o", out, NULL }, &opts, &r));
 	ASSERT_EQ(0, r.signal) TH_LOG("killed by signal %d", r.signal);
 	check_error(_metadata, &r, "SystemError", 3);
 	ASSERT_NE(NULL, strstr(r.err, "File too large")) TH_LOG("%s", r.err);
@@ -798,27 +801,26 @@ TEST(output_file_write_error_keeps_old)
 	free(text);
 	free(out);
 	free(path);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	cli_rmdir(dir);
 }
 
 /* The same without an old OUT: none appears. */
 TEST(output_file_write_error_no_file)
 {
-	struct cli_runner runner = { .fsize_limit = 256 * 1024 };
+	struct proc_opts opts = { .fsize_limit = 256 * 1024 };
 	char *dir, *path = big_program(_metadata, &dir), *out, *names;
-	struct cli_result r;
+	struct proc_result r;
 
 	out = cli_path(dir, "out.json");
-	ASSERT_EQ(0, cli_run_fd(&runner, &r, NULL, -1,
-				(const char *const[]){ path, "-o", out, NULL }));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ path, "-o", out, NULL }, &opts, &r));
 	check_error(_metadata, &r, "SystemError", 3);
 	names = cli_listdir(dir);
 	ASSERT_STREQ("big.json ", names);
 	free(names);
 	free(out);
 	free(path);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	cli_rmdir(dir);
 }
 
@@ -828,16 +830,15 @@ TEST(output_file_write_error_no_file)
  */
 TEST(output_file_none_after_sigterm)
 {
-	struct cli_runner runner = { .kill_after_ms = 30 };
+	struct proc_opts opts = { .kill_after_ms = 30 };
 	char *dir, *path = big_program(_metadata, &dir), *out, *names;
-	struct cli_result r;
+	struct proc_result r;
 
 	out = cli_path(dir, "out.json");
-	ASSERT_EQ(0, cli_run_fd(&runner, &r, NULL, -1,
-				(const char *const[]){ path, "-o", out, NULL }));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ path, "-o", out, NULL }, &opts, &r));
 	names = cli_listdir(dir);
 	if (r.status == 0)
-		TH_LOG("finished within %d ms: nothing to check", runner.kill_after_ms);
+		TH_LOG("finished within %d ms: nothing to check", opts.kill_after_ms);
 	else
 		ASSERT_EQ(SIGTERM, r.signal);
 	ASSERT_TRUE(!strcmp(names, "big.json ") ||
@@ -847,25 +848,25 @@ TEST(output_file_none_after_sigterm)
 	free(names);
 	free(out);
 	free(path);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	cli_rmdir(dir);
 }
 
 TEST(usage_flag_with_argument)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "--check=yes", cli_data("noinputs.json"));
 	check_error(_metadata, &r, "UsageError", 2);
 	ASSERT_NE(NULL, strstr(r.err, "'--check' takes no argument")) TH_LOG("%s", r.err);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 /* ---- --check, --stats -------------------------------------------------- */
 
 TEST(check_program)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "--check", cli_data("tiny.json"));
 	check_ok(_metadata, &r);
@@ -874,12 +875,12 @@ TEST(check_program)
 	ASSERT_STREQ("tiny", cli_get_string(r.json, "name"));
 	ASSERT_EQ(1, get_int(r.json, "passes"));
 	ASSERT_EQ(3, get_int(r.json, "commands"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(check_request)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *req = cli_request("noinputs.json", NULL);
 
 	ASSERT_NE(NULL, req);
@@ -889,40 +890,40 @@ TEST(check_request)
 	ASSERT_EQ(0, get_int(r.json, "passes"));
 	ASSERT_EQ(1, get_int(r.json, "commands"));
 	ASSERT_EQ(NULL, test_json_get(r.json, "outputs"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(req);
 }
 
 TEST(check_bad_program)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
 				  "\"version\": 1", "\"version\": 2");
 
 	RUN_CLI(&r, NULL, "--check", path);
 	check_error(_metadata, &r, "SchemaError", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(path);
 	cli_rmdir(dir);
 }
 
 TEST(check_bad_inputs)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char *dir, *in = tmp_file(_metadata, &dir, "in.json", "{\"X\": [1, 2, 3]}");
 	char range[4096];
 
 	snprintf(range, sizeof(range), "%s", cli_data("range.json"));
 	RUN_CLI(&r, NULL, "--check", range, "--inputs", in);
 	check_error(_metadata, &r, "InputError", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(in);
 	cli_rmdir(dir);
 }
 
 TEST(stats_on_stderr)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char tiny[4096];
 
 	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
@@ -938,13 +939,13 @@ TEST(stats_on_stderr)
 	ASSERT_NE(NULL, strstr(r.err, "output ")) TH_LOG("%s", r.err);
 	/* The software engine touches no device: no device line. */
 	ASSERT_EQ(NULL, strstr(r.err, "kicks")) TH_LOG("%s", r.err);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 /* --show: each output as a matrix on stderr; the response is unchanged. */
 TEST(show_outputs_on_stderr)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char tiny[4096];
 
 	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
@@ -961,117 +962,117 @@ TEST(show_outputs_on_stderr)
 			lines += *p == '\n';
 		ASSERT_EQ(5, lines) TH_LOG("%s", r.err);
 	}
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(stats_not_on_failure)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "--stats", cli_data("tiny.json"));
 	check_error(_metadata, &r, "InputError", 1);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 /* ---- engines ----------------------------------------------------------- */
 
 TEST(engine_npukit_missing_device)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "--engine", "npukit", "--device", "/nonexistent/npukit0",
 		cli_data("noinputs.json"));
 	check_error(_metadata, &r, "DeviceError", 3);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(engine_npukit_default_node)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	if (access("/dev/npukit0", F_OK) == 0 || access("/dev/npukit", F_OK) == 0)
 		SKIP(return, "this machine has an NpuKit node");
 	RUN_CLI(&r, NULL, "--engine", "npukit", cli_data("noinputs.json"));
 	check_error(_metadata, &r, "DeviceError", 3);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(engine_auto_missing_device_falls_back)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "--device", "/nonexistent/npukit0", "--stats",
 		cli_data("noinputs.json"));
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
 	check_noinputs_response(_metadata, r.json);
 	ASSERT_NE(NULL, strstr(r.err, "engine software")) TH_LOG("%s", r.err);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 /* ---- usage ------------------------------------------------------------- */
 
 TEST(usage_engine_bogus)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "--engine", "bogus", cli_data("noinputs.json"));
 	check_error(_metadata, &r, "UsageError", 2);
 	ASSERT_NE(NULL, strstr(r.err, "bogus"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(usage_unknown_long_option)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "--frobnicate", cli_data("noinputs.json"));
 	check_error(_metadata, &r, "UsageError", 2);
 	ASSERT_NE(NULL, strstr(r.err, "--frobnicate"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(usage_unknown_short_option)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "-x", cli_data("noinputs.json"));
 	check_error(_metadata, &r, "UsageError", 2);
 	ASSERT_NE(NULL, strstr(r.err, "-x"));
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(usage_missing_argument)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "--engine");
 	check_error(_metadata, &r, "UsageError", 2);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(usage_two_programs)
 {
-	struct cli_result r;
+	struct proc_result r;
 	char a[4096];
 
 	snprintf(a, sizeof(a), "%s", cli_data("noinputs.json"));
 	RUN_CLI(&r, NULL, a, cli_data("tiny.json"));
 	check_error(_metadata, &r, "UsageError", 2);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(usage_inputs_with_request)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, "{}", "--inputs", cli_data("tiny-inputs.json"));
 	check_error(_metadata, &r, "UsageError", 2);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(help)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "--help");
 	ASSERT_EQ(0, r.status);
@@ -1083,18 +1084,18 @@ TEST(help)
 	ASSERT_NE(NULL, strstr(r.out, "  1  "));
 	ASSERT_NE(NULL, strstr(r.out, "  2  "));
 	ASSERT_NE(NULL, strstr(r.out, "  3  "));
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST(version)
 {
-	struct cli_result r;
+	struct proc_result r;
 
 	RUN_CLI(&r, NULL, "--version");
 	ASSERT_EQ(0, r.status);
 	ASSERT_EQ(0, r.err_len);
 	ASSERT_STREQ("ttpu-run 1.0.0\n", r.out);
-	cli_result_free(&r);
+	proc_result_free(&r);
 }
 
 TEST_HARNESS_MAIN

@@ -9,7 +9,7 @@
  */
 #include "kselftest_harness.h"
 
-#include "cli_run.h"
+#include "cli_check.h"
 
 enum vg_stdin { VG_NONE, VG_EMPTY, VG_REQUEST, VG_TRUNCATED, VG_GARBAGE, VG_DEEP };
 
@@ -149,10 +149,9 @@ static char *vg_stdin_text(enum vg_stdin in)
 
 TEST_F_TIMEOUT(valgrind, clean, 120)
 {
-	struct cli_runner runner = { .valgrind = true };
-	const char *args[CLI_MAX_ARGS];
-	char *owned[8] = { 0 }, *text, *log;
-	struct cli_result r;
+	const char *args[PROC_MAX_ARGS];
+	char *owned[8] = { 0 }, *text, *log, *vg_log;
+	struct proc_result r;
 	int i;
 
 	if (!self->dir)
@@ -170,13 +169,17 @@ TEST_F_TIMEOUT(valgrind, clean, 120)
 	text = vg_stdin_text(variant->in);
 	if (variant->in != VG_NONE)
 		ASSERT_NE(NULL, text);
-	ASSERT_EQ(0, cli_run_fd(&runner, &r, text, -1, args));
+	vg_log = cli_path(self->dir, "valgrind.log");
+	ASSERT_NE(NULL, vg_log);
+	ASSERT_EQ(0, proc_run_ttpu(args, &(struct proc_opts){ .stdin_text = text,
+							 .valgrind_log = vg_log }, &r));
 	if (r.status == 99) {
-		log = test_slurp(runner.vg_log, NULL);
+		log = test_slurp(vg_log, NULL);
 		TH_LOG("valgrind found errors:\n%s", log ? log : "(no log)");
 		free(log);
 	}
-	unlink(runner.vg_log);
+	unlink(vg_log);
+	free(vg_log);
 	ASSERT_NE(99, r.status);
 	if (variant->kind) {
 		check_error(_metadata, &r, variant->kind, variant->status);
@@ -192,7 +195,7 @@ TEST_F_TIMEOUT(valgrind, clean, 120)
 		ASSERT_EQ(NULL, strstr(names, "out.json")) TH_LOG("left: %s", names);
 		free(names);
 	}
-	cli_result_free(&r);
+	proc_result_free(&r);
 	free(text);
 	for (i = 0; i < 8; i++)
 		free(owned[i]);

@@ -10,14 +10,14 @@
  * The device-less checks run everywhere; the rest SKIP without the node.
  */
 #include "kselftest_harness.h"
-#include "engine_util.h"
+#include "engine_run.h"
 
 #define MISSING "/nonexistent-dir/npukit9"
 
 #define NEED_DEVICE()								\
 	do {									\
-		if (!eng_have_device())						\
-			SKIP(return, "%s absent", eng_device());		\
+		if (!npu_have_device())						\
+			SKIP(return, "%s absent", npu_device_path());		\
 	} while (0)
 
 /* A two-layer program whose second layer reads the first one's result. */
@@ -163,7 +163,7 @@ TEST(permission_denied_is_device_error)
 
 	if (geteuid() != 0)
 		SKIP(return, "needs root to make a node and drop privileges");
-	ASSERT_EQ(0, stat(eng_have_device() ? eng_device() : "/dev/null", &st));
+	ASSERT_EQ(0, stat(npu_have_device() ? npu_device_path() : "/dev/null", &st));
 	/*
 	 * Not $TMPDIR: the checkout may sit under a directory the dropped
 	 * user cannot enter (/root), and then stat(), not open(), is what
@@ -214,13 +214,13 @@ TEST(auto_with_node_is_npukit_naming_the_device)
 	ttpu_engine *eng = NULL;
 
 	NEED_DEVICE();
-	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_AUTO, eng_device(), &eng, &err))
+	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_AUTO, npu_device_path(), &eng, &err))
 		TH_LOG("%s", err.message);
 	EXPECT_STREQ("npukit", ttpu_engine_name(eng));
-	EXPECT_NE(NULL, strstr(ttpu_engine_reason(eng), eng_device()))
+	EXPECT_NE(NULL, strstr(ttpu_engine_reason(eng), npu_device_path()))
 		TH_LOG("%s", ttpu_engine_reason(eng));
 	ttpu_engine_close(eng);
-	if (strcmp(eng_device(), "/dev/npukit0"))
+	if (strcmp(npu_device_path(), "/dev/npukit0"))
 		return;
 	/* No device given: auto finds the default node. */
 	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_AUTO, NULL, &eng, &err)) TH_LOG("%s", err.message);
@@ -248,12 +248,12 @@ TEST(response_and_stats_match_driver_counters)
 	ASSERT_NE(NULL, r.prog);
 	r.in = ttpu_inputs_new(r.prog);
 	ASSERT_EQ(0, ttpu_inputs_parse(r.in, inputs, strlen(inputs), &err)) TH_LOG("%s", err.message);
-	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_NPUKIT, eng_device(), &eng, &err));
-	k0 = eng_dev_counter("kicks");
-	b0 = eng_dev_counter("batches");
+	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_NPUKIT, npu_device_path(), &eng, &err));
+	k0 = npu_stat("kicks");
+	b0 = npu_stat("batches");
 	eng_run_on(&r, eng, &o);
-	k1 = eng_dev_counter("kicks");
-	b1 = eng_dev_counter("batches");
+	k1 = npu_stat("kicks");
+	b1 = npu_stat("batches");
 	ASSERT_EQ(0, o.ret) TH_LOG("%s", o.err.message);
 	/* Two dependent stages: two SUBMITs, a pair and a single, then a pair. */
 	EXPECT_EQ(2, o.stats.ioctls);
@@ -266,12 +266,12 @@ TEST(response_and_stats_match_driver_counters)
 		EXPECT_EQ((long long)o.stats.kicks, k1 - k0);
 		EXPECT_EQ((long long)o.stats.ioctls, b1 - b0);
 	} else {
-		TH_LOG("no debugfs stats for %s: counters not cross-checked", eng_device());
+		TH_LOG("no debugfs stats for %s: counters not cross-checked", npu_device_path());
 	}
 	j = json_tokener_parse(o.response);
 	ASSERT_NE(NULL, j);
 	EXPECT_STREQ("npukit", eng_json_str(j, "engine"));
-	EXPECT_NE(NULL, strstr(eng_json_str(j, "engineReason") ?: "", eng_device()));
+	EXPECT_NE(NULL, strstr(eng_json_str(j, "engineReason") ?: "", npu_device_path()));
 	ASSERT_TRUE(json_object_object_get_ex(j, "stats", &s));
 	EXPECT_EQ((int64_t)o.stats.kicks, json_object_get_int64(json_object_object_get(s, "kicks")));
 	EXPECT_EQ((int64_t)o.stats.ioctls, json_object_get_int64(json_object_object_get(s, "ioctls")));
@@ -288,19 +288,19 @@ TEST(response_and_stats_match_driver_counters)
 TEST(cli_stats_name_engine_and_counters)
 {
 	struct files f;
-	struct eng_cli c;
+	struct proc_result c;
 
 	NEED_DEVICE();
 	ASSERT_EQ(0, files_make(&f));
-	ASSERT_EQ(0, eng_cli_run(&c, (const char *const[]){ "--stats", "--device", eng_device(),
-				 f.prog, "--inputs", f.in, NULL }, NULL)) TH_LOG("%s", eng_cli_binary());
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--stats", "--device", npu_device_path(),
+				 f.prog, "--inputs", f.in, NULL }, NULL, &c)) TH_LOG("%s", proc_ttpu_path());
 	EXPECT_EQ(0, c.status) TH_LOG("%s", c.err);
 	EXPECT_STREQ("npukit", eng_json_str(c.json, "engine"));
 	EXPECT_NE(NULL, strstr(c.err, "stats: engine npukit (")) TH_LOG("%s", c.err);
-	EXPECT_NE(NULL, strstr(c.err, eng_device())) TH_LOG("%s", c.err);
+	EXPECT_NE(NULL, strstr(c.err, npu_device_path())) TH_LOG("%s", c.err);
 	EXPECT_NE(NULL, strstr(c.err, " kicks, 2 ioctls, ")) TH_LOG("%s", c.err);
 	EXPECT_NE(NULL, strstr(c.err, "mmio reads")) TH_LOG("%s", c.err);
-	eng_cli_free(&c);
+	proc_result_free(&c);
 	files_free(&f);
 }
 
@@ -308,25 +308,25 @@ TEST(cli_stats_name_engine_and_counters)
 TEST(cli_auto_missing_is_software_npukit_missing_is_device_error)
 {
 	struct files f;
-	struct eng_cli c;
+	struct proc_result c;
 
-	if (access(eng_cli_binary(), X_OK))
-		SKIP(return, "no ttpu-run at %s", eng_cli_binary());
+	if (access(proc_ttpu_path(), X_OK))
+		SKIP(return, "no ttpu-run at %s", proc_ttpu_path());
 	ASSERT_EQ(0, files_make(&f));
-	ASSERT_EQ(0, eng_cli_run(&c, (const char *const[]){ "--stats", "--device", MISSING,
-				 f.prog, "--inputs", f.in, NULL }, NULL));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--stats", "--device", MISSING,
+				 f.prog, "--inputs", f.in, NULL }, NULL, &c));
 	EXPECT_EQ(0, c.status) TH_LOG("%s", c.err);
 	EXPECT_STREQ("software", eng_json_str(c.json, "engine"));
 	EXPECT_NE(NULL, strstr(eng_json_str(c.json, "engineReason") ?: "", MISSING));
 	EXPECT_NE(NULL, strstr(c.err, "stats: engine software (")) TH_LOG("%s", c.err);
-	eng_cli_free(&c);
+	proc_result_free(&c);
 
-	ASSERT_EQ(0, eng_cli_run(&c, (const char *const[]){ "--engine", "npukit", "--device",
-				 MISSING, f.prog, "--inputs", f.in, "-o", f.out, NULL }, NULL));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--engine", "npukit", "--device",
+				 MISSING, f.prog, "--inputs", f.in, "-o", f.out, NULL }, NULL, &c));
 	EXPECT_EQ(3, c.status) TH_LOG("%s", c.err);
 	EXPECT_NE(NULL, strstr(c.out, "DeviceError")) TH_LOG("stdout: %s", c.out);
 	EXPECT_NE(0, access(f.out, F_OK));
-	eng_cli_free(&c);
+	proc_result_free(&c);
 	files_free(&f);
 }
 

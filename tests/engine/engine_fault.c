@@ -22,7 +22,7 @@
 #include "npukit.h"
 
 #include "kselftest_harness.h"
-#include "engine_util.h"
+#include "engine_run.h"
 #include "engine_progs.h"
 
 static struct {
@@ -42,7 +42,7 @@ int ioctl(int fd, unsigned long req, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	if (req == NPUKIT_IOCTL_SUBMIT && fault.submits++ == fault.at)
-		fault.armed = eng_knob_write(fault.knob, fault.val);
+		fault.armed = npu_knob_write(fault.knob, fault.val);
 	return (int)syscall(SYS_ioctl, fd, req, arg);
 }
 
@@ -102,7 +102,7 @@ FIXTURE_SETUP(sim)
 	struct ttpu_error err;
 
 	memset(self, 0, sizeof(*self));
-	if (!eng_have_device())
+	if (!npu_have_device())
 		return;
 	self->text = three_layers();
 	ASSERT_EQ(0, eng_req_load(self->text, &self->req, &err)) TH_LOG("%s", err.message);
@@ -110,15 +110,15 @@ FIXTURE_SETUP(sim)
 	ASSERT_EQ(0, self->good.ret);
 	/* A short deadline, for the hang: the engine reads it at open. */
 	setenv("TTPU_NPUKIT_TIMEOUT_MS", "300", 1);
-	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_NPUKIT, eng_device(), &self->eng, &err))
+	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_NPUKIT, npu_device_path(), &self->eng, &err))
 		TH_LOG("%s", err.message);
 }
 
 FIXTURE_TEARDOWN(sim)
 {
-	eng_knob_write("hang", 0);
-	eng_knob_write("dma_error", 0);
-	eng_knob_write("slow", 1);
+	npu_knob_write("hang", 0);
+	npu_knob_write("dma_error", 0);
+	npu_knob_write("slow", 1);
 	fault.at = -1;
 	ttpu_engine_close(self->eng);
 	eng_outcome_free(&self->good);
@@ -129,12 +129,12 @@ FIXTURE_TEARDOWN(sim)
 /* The knobs exist exactly on the simulated NpuKit. */
 #define NEED_SIM()								\
 	do {									\
-		if (!eng_have_device())						\
-			SKIP(return, "%s absent", eng_device());		\
+		if (!npu_have_device())						\
+			SKIP(return, "%s absent", npu_device_path());		\
 		if (!strstr(ttpu_engine_reason(self->eng), "simulated"))	\
 			SKIP(return, "fault knobs exist only on the simulator");	\
-		ASSERT_EQ(0, eng_knob_write("dma_error", 0))			\
-			TH_LOG("no fault knobs for %s", eng_device());		\
+		ASSERT_EQ(0, npu_knob_write("dma_error", 0))			\
+			TH_LOG("no fault knobs for %s", npu_device_path());		\
 	} while (0)
 
 /* Run with a fault armed before SUBMIT @at; check the DeviceError. */
@@ -146,7 +146,7 @@ static void fail_mid_run(struct __test_metadata *_metadata, FIXTURE_DATA(sim) *s
 	fault_arm(1, knob, 1);
 	eng_run_on(&self->req, self->eng, &o);
 	ASSERT_EQ(0, fault.armed) TH_LOG("knob %s: %s", knob, strerror(-fault.armed));
-	eng_knob_write(knob, 0);
+	npu_knob_write(knob, 0);
 	EXPECT_EQ(-TTPU_DEVICE_ERROR, o.ret) TH_LOG("%s", o.err.message);
 	EXPECT_EQ(NULL, o.response);
 	/* The run stopped at the failed SUBMIT: the third never went out. */
@@ -206,7 +206,7 @@ TEST_F(sim, slow_mid_run)
 	fault_arm(1, "slow", 1000);
 	eng_run_on(&self->req, self->eng, &slow);
 	ASSERT_EQ(0, fault.armed);
-	eng_knob_write("slow", 1);
+	npu_knob_write("slow", 1);
 	ASSERT_EQ(0, slow.ret) TH_LOG("%s", slow.err.message);
 	EXPECT_TRUE(eng_same_response(self->good.response, slow.response, (char[256]){ 0 }, 256));
 	EXPECT_LT(fast.stats.device_ns * 2, slow.stats.device_ns)
@@ -223,7 +223,7 @@ TEST_F(sim, cli_fault_writes_no_output)
 	const char *t = getenv("TMPDIR");
 	char dir[256], req[300], in[300], out[300];
 	struct json_object *doc, *part;
-	struct eng_cli c;
+	struct proc_result c;
 
 	NEED_SIM();
 	snprintf(dir, sizeof(dir), "%s/engine-fault.XXXXXX", t && *t ? t : "/tmp");
@@ -240,18 +240,20 @@ TEST_F(sim, cli_fault_writes_no_output)
 	for (int k = 0; k < 2; k++) {
 		const char *knob = k ? "hang" : "dma_error";
 
-		ASSERT_EQ(0, eng_knob_write(knob, 1));
-		ASSERT_EQ(0, eng_cli_run(&c, (const char *const[]){ "--engine", "npukit", "--device",
-					 eng_device(), "-o", out, req, "--inputs", in, NULL }, env));
-		eng_knob_write(knob, 0);
+		ASSERT_EQ(0, npu_knob_write(knob, 1));
+		ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--engine", "npukit", "--device",
+					 npu_device_path(), "-o", out, req, "--inputs", in, NULL },
+				      &(struct proc_opts){ .env = env }, &c));
+		npu_knob_write(knob, 0);
 		EXPECT_EQ(3, c.status) TH_LOG("%s: %s", knob, c.err);
 		EXPECT_NE(NULL, strstr(c.out, "DeviceError")) TH_LOG("stdout: %s", c.out);
 		EXPECT_NE(NULL, strstr(c.out, "\"errno\"")) TH_LOG("stdout: %s", c.out);
 		EXPECT_NE(0, access(out, F_OK)) TH_LOG("%s: a failed run wrote %s", knob, out);
-		eng_cli_free(&c);
+		proc_result_free(&c);
 
-		ASSERT_EQ(0, eng_cli_run(&c, (const char *const[]){ "--engine", "npukit", "--device",
-					 eng_device(), "-o", out, req, "--inputs", in, NULL }, env));
+		ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--engine", "npukit", "--device",
+					 npu_device_path(), "-o", out, req, "--inputs", in, NULL },
+				      &(struct proc_opts){ .env = env }, &c));
 		EXPECT_EQ(0, c.status) TH_LOG("after %s: %s", knob, c.err);
 		{
 			char *got = test_slurp(out, NULL), why[256] = "";
@@ -261,7 +263,7 @@ TEST_F(sim, cli_fault_writes_no_output)
 				TH_LOG("after %s: %s", knob, why);
 			free(got);
 		}
-		eng_cli_free(&c);
+		proc_result_free(&c);
 		unlink(out);
 	}
 	unlink(req);

@@ -21,7 +21,7 @@
 #include <pthread.h>
 
 #include "kselftest_harness.h"
-#include "engine_util.h"
+#include "engine_run.h"
 #include "engine_progs.h"
 
 struct mlp {
@@ -189,9 +189,9 @@ static int parity(const char *req, char *why, size_t whylen, int *kind, char **r
  */
 #define NEED_DEVICE()								\
 	do {									\
-		if (!eng_have_device())						\
+		if (!npu_have_device())						\
 			SKIP(return, "%s absent: the parity suite needs the driver",	\
-			     eng_device());					\
+			     npu_device_path());					\
 	} while (0)
 
 static void check_mlp(struct __test_metadata *_metadata, const struct mlp *s)
@@ -420,7 +420,7 @@ TEST(concurrent_runs_share_one_engine)
 	free(t.s);
 	eng_run(&req, TTPU_ENGINE_SOFTWARE, &want);
 	ASSERT_EQ(0, want.ret) TH_LOG("%s", want.err.message);
-	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_NPUKIT, eng_device(), &eng, &err))
+	ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_NPUKIT, npu_device_path(), &eng, &err))
 		TH_LOG("%s", err.message);
 	for (int i = 0; i < CONC_THREADS; i++) {
 		c[i] = (struct conc){ .req = &req, .eng = eng, .want = want.response };

@@ -6,8 +6,9 @@
  * device, helper macros that assert success or exactly one errno, and a CPU
  * reference of the 8x8 kick every result is compared against.
  *
- * The device is $NPUKIT_DEVICE, /dev/npukit0 by default. Every test SKIPs
- * when it is absent and FAILs when it is present and wrong.
+ * The device is $NPUKIT_DEVICE, /dev/npukit0 by default (its node, debugfs
+ * knobs and stats: tests/lib/npukit_dev.h). Every test SKIPs when it is
+ * absent and FAILs when it is present and wrong.
  */
 #ifndef NPUKIT_TEST_H
 #define NPUKIT_TEST_H
@@ -25,52 +26,10 @@
 
 #include "npukit.h"
 #include "npukit_ref.h"
+#include "../lib/npukit_dev.h"
 #include "kselftest_harness.h"
 
 #define NPU_ID		0x4E50554BU
-
-static inline const char *npu_device_path(void)
-{
-	const char *p = getenv("NPUKIT_DEVICE");
-
-	return p && *p ? p : "/dev/npukit0";
-}
-
-/*
- * The instance's debugfs directory: $NPUKIT_DEBUGFS, or
- * /sys/kernel/debug/npukit/<device name>/.
- */
-static inline void npu_debugfs_path(char *buf, size_t len, const char *file)
-{
-	const char *dir = getenv("NPUKIT_DEBUGFS");
-	const char *dev = strrchr(npu_device_path(), '/');
-
-	if (dir && *dir)
-		snprintf(buf, len, "%s/%s", dir, file);
-	else
-		snprintf(buf, len, "/sys/kernel/debug/npukit/%s/%s",
-			 dev ? dev + 1 : npu_device_path(), file);
-}
-
-/* One "name value" line of the debugfs stats file, or -1 when absent. */
-static inline long long npu_stat(const char *name)
-{
-	char path[256], line[128];
-	long long val = -1, v;
-	size_t len = strlen(name);
-	FILE *f;
-
-	npu_debugfs_path(path, sizeof(path), "stats");
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, name, len) && line[len] == ' ' &&
-		    sscanf(line + len, "%lld", &v) == 1)
-			val = v;
-	fclose(f);
-	return val;
-}
 
 /* Assert that an ioctl succeeds, logging the errno when it does not. */
 #define test_ioctl(_fd, _cmd, _arg) do {					\

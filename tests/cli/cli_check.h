@@ -1,62 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cli_run.h - run build/bin/ttpu-run and check what it said
+ * cli_check.h - what the ttpu-run suites check a run against, and the
+ * files they run it on. Running it is tests/lib/proc_run.h's job.
  *
  * Include after kselftest_harness.h: the check helpers use its ASSERT_*
  * macros, which abort the test child from inside a helper too.
  *
  * Environment (set by mk/12-cli.mk):
- *   TTPU_RUN       the binary under test (default build/bin/ttpu-run)
+ *   TTPU_RUN       the binary under test (tests/lib/proc_run.h)
  *   TTPU_CLI_DATA  the test programs (default tests/cli/data)
  */
-#ifndef TTPU_CLI_RUN_H
-#define TTPU_CLI_RUN_H
+#ifndef TTPU_CLI_CHECK_H
+#define TTPU_CLI_CHECK_H
 
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "../lib/proc_run.h"
 #include "../lib/test_util.h"
-
-#define CLI_MAX_ARGS 32
-
-struct cli_result {
-	int status;			/* exit status, or -1 when killed */
-	int signal;			/* the killing signal, or 0 */
-	char *out;			/* stdout, NUL-terminated */
-	size_t out_len;
-	char *err;			/* stderr, NUL-terminated */
-	size_t err_len;
-	struct json_object *json;	/* stdout when it is exactly one JSON value */
-};
-
-/*
- * How to run the binary: directly, or under valgrind with its report in
- * vg_log (exit status 99 when valgrind found an error or a leak).
- */
-struct cli_runner {
-	bool valgrind;
-	long fsize_limit;		/* > 0: RLIMIT_FSIZE of the run, bytes */
-	int kill_after_ms;		/* > 0: SIGTERM the run after this long */
-	char vg_log[256];
-};
-
-static inline const char *cli_binary(void)
-{
-	const char *p = getenv("TTPU_RUN");
-
-	return p && *p ? p : "build/bin/ttpu-run";
-}
 
 /* The path of test program @name; valid until the next call. */
 static inline const char *cli_data(const char *name)
@@ -185,133 +152,6 @@ static inline void cli_rmdir(char *dir)
 	free(dir);
 }
 
-/* The one JSON value of @text, or NULL (none, malformed or trailing data). */
-static inline struct json_object *cli_parse_json(const char *text, size_t len)
-{
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *obj;
-	size_t end;
-
-	if (!tok)
-		return NULL;
-	obj = json_tokener_parse_ex(tok, text, (int)len);
-	end = json_tokener_get_parse_end(tok);
-	if (obj && json_tokener_get_error(tok) == json_tokener_success) {
-		while (end < len && strchr(" \t\r\n", text[end]))
-			end++;
-		if (end != len) {
-			json_object_put(obj);
-			obj = NULL;
-		}
-	} else if (obj) {
-		json_object_put(obj);
-		obj = NULL;
-	}
-	json_tokener_free(tok);
-	return obj;
-}
-
-/*
- * Run ttpu-run with @args (NULL-terminated) and @stdin_text on stdin
- * (NULL: /dev/null). @stdout_fd >= 0 replaces the captured stdout (a pipe,
- * /dev/full). Returns 0, or -1 when the run itself could not be set up.
- */
-static inline int cli_run_fd(struct cli_runner *runner, struct cli_result *r,
-			     const char *stdin_text, int stdout_fd,
-			     const char *const *args)
-{
-	const char *argv[CLI_MAX_ARGS + 8];
-	char vg_log_opt[300];
-	int in, out, err, status, n = 0, i;
-	pid_t pid;
-
-	memset(r, 0, sizeof(*r));
-	if (runner && runner->valgrind) {
-		snprintf(runner->vg_log, sizeof(runner->vg_log),
-			 "%s/ttpu-cli-vg.%d.log",
-			 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-			 (int)getpid());
-		snprintf(vg_log_opt, sizeof(vg_log_opt), "--log-file=%s", runner->vg_log);
-		argv[n++] = "valgrind";
-		argv[n++] = "-q";
-		argv[n++] = "--error-exitcode=99";
-		argv[n++] = "--leak-check=full";
-		argv[n++] = "--show-leak-kinds=definite,indirect,possible";
-		argv[n++] = "--errors-for-leak-kinds=definite,indirect,possible";
-		argv[n++] = vg_log_opt;
-	}
-	argv[n++] = cli_binary();
-	for (i = 0; args[i] && i < CLI_MAX_ARGS; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-
-	in = test_tmpfd();
-	out = test_tmpfd();
-	err = test_tmpfd();
-	if (in < 0 || out < 0 || err < 0)
-		return -1;
-	if (stdin_text) {
-		if (write(in, stdin_text, strlen(stdin_text)) != (ssize_t)strlen(stdin_text))
-			return -1;
-		lseek(in, 0, SEEK_SET);
-	} else {
-		close(in);
-		in = open("/dev/null", O_RDONLY);
-	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		signal(SIGPIPE, SIG_DFL);	/* as from a shell */
-		signal(SIGXFSZ, SIG_DFL);
-		if (runner && runner->fsize_limit > 0) {
-			struct rlimit rl = { .rlim_cur = (rlim_t)runner->fsize_limit,
-					     .rlim_max = (rlim_t)runner->fsize_limit };
-
-			setrlimit(RLIMIT_FSIZE, &rl);
-		}
-		dup2(in, 0);
-		dup2(stdout_fd >= 0 ? stdout_fd : out, 1);
-		dup2(err, 2);
-		execvp(argv[0], (char *const *)argv);
-		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (stdout_fd >= 0)
-		close(stdout_fd);
-	if (runner && runner->kill_after_ms > 0) {
-		usleep((useconds_t)runner->kill_after_ms * 1000);
-		kill(pid, SIGTERM);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status)) {
-		r->status = WEXITSTATUS(status);
-	} else {
-		r->status = -1;
-		r->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	}
-	r->out = test_read_fd(out, &r->out_len);
-	r->err = test_read_fd(err, &r->err_len);
-	close(in);
-	close(out);
-	close(err);
-	if (!r->out || !r->err)
-		return -1;
-	r->json = cli_parse_json(r->out, r->out_len);
-	return 0;
-}
-
-static inline void cli_result_free(struct cli_result *r)
-{
-	json_object_put(r->json);
-	free(r->out);
-	free(r->err);
-	memset(r, 0, sizeof(*r));
-}
-
 static inline const char *cli_get_string(struct json_object *obj,
 					 const char *path)
 {
@@ -323,9 +163,9 @@ static inline const char *cli_get_string(struct json_object *obj,
 
 /* ---- checks: need the harness's _metadata ------------------------------ */
 
-#define RUN_CLI(r, stdin_text, ...) \
-	ASSERT_EQ(0, cli_run_fd(NULL, (r), (stdin_text), -1, \
-				(const char *const[]){ __VA_ARGS__, NULL }))
+#define RUN_CLI(_r, _stdin_text, ...) \
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ __VA_ARGS__, NULL }, \
+			      &(struct proc_opts){ .stdin_text = (_stdin_text) }, (_r)))
 
 /*
  * A failure of @kind with exit status @status: {"error": {"kind": @kind,
@@ -333,7 +173,7 @@ static inline const char *cli_get_string(struct json_object *obj,
  * line "ttpu-run: @kind: M" on stderr.
  */
 static inline void check_error_ex(struct __test_metadata *_metadata,
-				  const struct cli_result *r, const char *kind,
+				  const struct proc_result *r, const char *kind,
 				  int status, bool stdout_json)
 {
 	const char *msg, *nl;
@@ -370,7 +210,7 @@ static inline void check_error_ex(struct __test_metadata *_metadata,
 }
 
 static inline void check_error(struct __test_metadata *_metadata,
-			       const struct cli_result *r, const char *kind,
+			       const struct proc_result *r, const char *kind,
 			       int status)
 {
 	check_error_ex(_metadata, r, kind, status, true);
@@ -378,7 +218,7 @@ static inline void check_error(struct __test_metadata *_metadata,
 
 /* Exit 0, nothing on stderr, a response on stdout. */
 static inline void check_ok(struct __test_metadata *_metadata,
-			    const struct cli_result *r)
+			    const struct proc_result *r)
 {
 	if (r->status != 0 || r->err_len)
 		TH_LOG("status %d signal %d\nstdout: %s\nstderr: %s", r->status,
@@ -390,4 +230,4 @@ static inline void check_ok(struct __test_metadata *_metadata,
 	ASSERT_EQ(NULL, test_json_get(r->json, "error"));
 }
 
-#endif /* TTPU_CLI_RUN_H */
+#endif /* TTPU_CLI_CHECK_H */

@@ -1,107 +1,40 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * engine_util.h - what the engine suites share: the device under test, the
- * simulator's knobs, requests run through the library, ttpu-run runs.
+ * engine_run.h - what the engine suites share: requests run through the
+ * library on one engine or another, and their responses compared. The
+ * device under test and its knobs are tests/lib/npukit_dev.h's, ttpu-run
+ * runs tests/lib/proc_run.h's.
  *
  * Environment:
- *   NPUKIT_DEVICE   the node under test (default /dev/npukit0)
- *   NPUKIT_DEBUGFS  the instance's debugfs directory (default
- *                   /sys/kernel/debug/npukit/<node name>)
- *   TTPU_RUN        ttpu-run (default /bin/ttpu-run, else ENGINE_TTPU_RUN,
- *                   the build's own, relative to the top of the tree)
  *   TTPU_TEST_DATA  generated *.request.json (default ENGINE_TEST_DATA)
  */
-#ifndef ENGINE_UTIL_H
-#define ENGINE_UTIL_H
+#ifndef ENGINE_RUN_H
+#define ENGINE_RUN_H
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "ttpu-run.h"
+#include "../lib/npukit_dev.h"
+#include "../lib/proc_run.h"
 #include "../lib/test_util.h"
 
-#ifndef ENGINE_TTPU_RUN
-#define ENGINE_TTPU_RUN "build/bin/ttpu-run"
-#endif
 #ifndef ENGINE_TEST_DATA
 #define ENGINE_TEST_DATA "build/engine-data"
 #endif
-
-static inline const char *eng_device(void)
-{
-	const char *p = getenv("NPUKIT_DEVICE");
-
-	return p && *p ? p : "/dev/npukit0";
-}
-
-static inline int eng_have_device(void)
-{
-	return access(eng_device(), F_OK) == 0;
-}
 
 static inline const char *eng_test_data(void)
 {
 	const char *p = getenv("TTPU_TEST_DATA");
 
 	return p && *p ? p : ENGINE_TEST_DATA;
-}
-
-/* ---- the simulator's debugfs knobs and counters ------------------------ */
-
-static inline void eng_knob_path(char *buf, size_t len, const char *knob)
-{
-	const char *dir = getenv("NPUKIT_DEBUGFS");
-	char dev[128];
-
-	if (dir && *dir) {
-		snprintf(buf, len, "%s/%s", dir, knob);
-		return;
-	}
-	snprintf(dev, sizeof(dev), "%s", eng_device());
-	snprintf(buf, len, "/sys/kernel/debug/npukit/%s/%s", basename(dev), knob);
-}
-
-/* 0 or -errno. */
-static inline int eng_knob_write(const char *knob, unsigned long val)
-{
-	char path[256], s[32];
-	int fd, n, ok;
-
-	eng_knob_path(path, sizeof(path), knob);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = snprintf(s, sizeof(s), "%lu\n", val);
-	ok = write(fd, s, (size_t)n) == n;
-	close(fd);
-	return ok ? 0 : -EIO;
-}
-
-/* A counter of the instance's debugfs "stats" file, or -1. */
-static inline long long eng_dev_counter(const char *name)
-{
-	char path[256], key[64];
-	long long v, found = -1;
-	FILE *f;
-
-	eng_knob_path(path, sizeof(path), "stats");
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
-	fclose(f);
-	return found;
 }
 
 /* ---- requests through the library ------------------------------------- */
@@ -192,7 +125,7 @@ static inline void eng_run(const struct eng_req *r, enum ttpu_engine_choice choi
 	ttpu_engine *eng = NULL;
 
 	memset(o, 0, sizeof(*o));
-	o->ret = ttpu_engine_open(choice, choice == TTPU_ENGINE_SOFTWARE ? NULL : eng_device(),
+	o->ret = ttpu_engine_open(choice, choice == TTPU_ENGINE_SOFTWARE ? NULL : npu_device_path(),
 				  &eng, &o->err);
 	if (o->ret)
 		return;
@@ -227,83 +160,6 @@ static inline int eng_same_response(const char *x, const char *y, char *why, siz
 	return same;
 }
 
-/* ---- ttpu-run ---------------------------------------------------------- */
-
-static inline const char *eng_cli_binary(void)
-{
-	const char *p = getenv("TTPU_RUN");
-
-	if (p && *p)
-		return p;
-	if (access("/bin/ttpu-run", X_OK) == 0)
-		return "/bin/ttpu-run";
-	return ENGINE_TTPU_RUN;
-}
-
-struct eng_cli {
-	int status;			/* exit status, or -1 when killed */
-	char *out;			/* stdout */
-	char *err;			/* stderr */
-	struct json_object *json;	/* stdout parsed, or NULL */
-};
-
-static inline void eng_cli_free(struct eng_cli *c)
-{
-	json_object_put(c->json);
-	free(c->out);
-	free(c->err);
-	memset(c, 0, sizeof(*c));
-}
-
-/*
- * Run ttpu-run with @argv (NULL-terminated, without argv[0]) and @env
- * ("NAME=VALUE" strings added to the environment, NULL-terminated or
- * NULL). Returns 0, or -1 when it could not be run at all.
- */
-static inline int eng_cli_run(struct eng_cli *c, const char *const *argv,
-			      const char *const *env)
-{
-	const char *args[40];
-	int out = test_tmpfd(), err = test_tmpfd(), status, n = 0;
-	pid_t pid;
-
-	memset(c, 0, sizeof(*c));
-	if (out < 0 || err < 0)
-		return -1;
-	args[n++] = eng_cli_binary();
-	for (int i = 0; argv[i] && n < 39; i++)
-		args[n++] = argv[i];
-	args[n] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int in = open("/dev/null", O_RDONLY);
-
-		for (int i = 0; env && env[i]; i++)
-			putenv((char *)env[i]);
-		dup2(in, 0);
-		dup2(out, 1);
-		dup2(err, 2);
-		execv(args[0], (char *const *)args);
-		dprintf(2, "exec %s: %s\n", args[0], strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	c->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	c->out = test_read_fd(out, NULL);
-	c->err = test_read_fd(err, NULL);
-	close(out);
-	close(err);
-	if (!c->out || !c->err)
-		return -1;
-	c->json = json_tokener_parse(c->out);
-	return 0;
-}
-
 /* The string at "a.b.c" in @obj, or NULL. */
 static inline const char *eng_json_str(struct json_object *obj, const char *path)
 {
@@ -311,4 +167,4 @@ static inline const char *eng_json_str(struct json_object *obj, const char *path
 	return obj ? json_object_get_string(obj) : NULL;
 }
 
-#endif /* ENGINE_UTIL_H */
+#endif /* ENGINE_RUN_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * npukit_dev.h - the NpuKit device under test, as every suite that talks
+ * to the driver finds it: its node, its debugfs directory, the simulated
+ * NpuKit's fault knobs there, and the counters of its "stats" file.
+ *
+ * Environment:
+ *   NPUKIT_DEVICE   the node under test (default /dev/npukit0)
+ *   NPUKIT_DEBUGFS  the instance's debugfs directory (default
+ *                   /sys/kernel/debug/npukit/<node name>)
+ *
+ * Plain C, no test harness and no JSON: the UAPI suites (built alone with
+ * -Iuapi) link it as well as the engine suites.
+ */
+#ifndef NPUKIT_DEV_H
+#define NPUKIT_DEV_H
+
+#include <stddef.h>
+
+/* $NPUKIT_DEVICE, or /dev/npukit0. */
+const char *npu_device_path(void);
+
+/* 1 when the node under test exists (a missing one SKIPs a test). */
+int npu_have_device(void);
+
+/* The path of @file in the instance's debugfs directory, into @buf. */
+void npu_debugfs_path(char *buf, size_t len, const char *file);
+
+/* Write @val to debugfs knob @knob: 0 or -errno. */
+int npu_knob_write(const char *knob, unsigned long val);
+
+/* The value of debugfs knob @knob (a bool reads 1 or 0), or -errno. */
+long npu_knob_read(const char *knob);
+
+/*
+ * The counter @name of the debugfs "stats" file ("name value" lines), or
+ * -1 when the file or the counter is absent.
+ */
+long long npu_stat(const char *name);
+
+#endif /* NPUKIT_DEV_H */
