@@ -22,201 +22,166 @@
 	RT_BUF("C", "i32", "[4,4]", "temp")
 #define IN_A "{'A':[[1,2,3,4],[-1,0,1,2],[5,-6,7,-8],[0,1,0,-1]]}"
 
-TEST(alloc_zeroes_a_buffer)
-{
+/*
+ * One program, run on its inputs, and the values one output must hold: a
+ * variant per command and option (FIXTURE_VARIANT_ADD below), all checked
+ * by TEST_F(command, computes).
+ */
+FIXTURE(command) {
 	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_CONST("C", "i32", "[2,3]", "[[1,2,3],[4,5,6]]"),
-				     "", "'C'", "{'op':'alloc','buf':'C'}"),
-			     NULL, &res, &err);
+};
 
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 0, 0, 0, 0, 0, 0);
-	ttpu_result_free(res);
+FIXTURE_VARIANT(command) {
+	const char *prog;	/* single-quoted JSON (RT_PROG) */
+	const char *inputs;	/* single-quoted JSON, or NULL: none */
+	const char *output;	/* the output checked */
+	int32_t want[16];	/* its values, row-major */
+	size_t n;
+};
+
+/* .want and its count, from one list of values. */
+#define WANT(...) .want = { __VA_ARGS__ }, .n = RT_N(((int32_t[]){ __VA_ARGS__ }))
+
+FIXTURE_SETUP(command)
+{
+	self->res = NULL;
 }
+
+FIXTURE_TEARDOWN(command)
+{
+	ttpu_result_free(self->res);
+}
+
+FIXTURE_VARIANT_ADD(command, alloc_zeroes_a_buffer) {
+	.prog = RT_PROG(RT_CONST("C", "i32", "[2,3]", "[[1,2,3],[4,5,6]]"),
+			"", "'C'", "{'op':'alloc','buf':'C'}"),
+	.output = "C",
+	WANT(0, 0, 0, 0, 0, 0),
+};
 
 /* alloc between two accs into one window restarts the sum. */
-TEST(alloc_between_accs_restarts_the_sum)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_AB, "'A'", "'C'",
-				     RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
-				     RT_PASS(1, "A", 0, 0, "B", 0, 0) ","
-				     RT_ACC(0, "C", 0, 0) ","
-				     "{'op':'alloc','buf':'C'},"
-				     RT_ACC(1, "C", 0, 0)),
-			     IN_A, &res, &err);
+FIXTURE_VARIANT_ADD(command, alloc_between_accs_restarts_the_sum) {
+	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
+			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
+			RT_PASS(1, "A", 0, 0, "B", 0, 0) ","
+			RT_ACC(0, "C", 0, 0) ","
+			"{'op':'alloc','buf':'C'},"
+			RT_ACC(1, "C", 0, 0)),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(9, 8, 0, 6, 1, 4, 0, 2, 41, -44, 20, -10, 1, -2, -4, 2),
+};
 
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 9, 8, 0, 6, 1, 4, 0, 2, 41, -44, 20, -10, 1, -2, -4, 2);
-	ttpu_result_free(res);
-}
-
-TEST(pass_and_acc)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_AB, "'A'", "'C'",
-				     RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
-				     RT_ACC(0, "C", 0, 0)),
-			     IN_A, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 9, 8, 0, 6, 1, 4, 0, 2, 41, -44, 20, -10, 1, -2, -4, 2);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, pass_and_acc) {
+	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
+			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
+			RT_ACC(0, "C", 0, 0)),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(9, 8, 0, 6, 1, 4, 0, 2, 41, -44, 20, -10, 1, -2, -4, 2),
+};
 
 /* acc adds into what dst holds: a const dst starts from its data. */
-TEST(acc_adds_to_existing_contents)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_BUF("A", "i8", "[4,4]", "input") ","
-				     RT_CONST("B", "i8", "[4,4]", "[[1,0,2,-1],[0,1,-3,2],[4,-2,0,1],[-1,3,1,0]]") ","
-				     RT_CONST("C", "i32", "[4,4]", "[[1,1,1,1],[2,2,2,2],[3,3,3,3],[-1000,0,0,1000]]"),
-				     "'A'", "'C'",
-				     RT_PASS(7, "A", 0, 0, "B", 0, 0) ","
-				     RT_ACC(7, "C", 0, 0)),
-			     IN_A, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 10, 9, 1, 7, 3, 6, 2, 4, 44, -41, 23, -7, -999, -2, -4, 1002);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, acc_adds_to_existing_contents) {
+	.prog = RT_PROG(RT_BUF("A", "i8", "[4,4]", "input") ","
+			RT_CONST("B", "i8", "[4,4]", "[[1,0,2,-1],[0,1,-3,2],[4,-2,0,1],[-1,3,1,0]]") ","
+			RT_CONST("C", "i32", "[4,4]", "[[1,1,1,1],[2,2,2,2],[3,3,3,3],[-1000,0,0,1000]]"),
+			"'A'", "'C'",
+			RT_PASS(7, "A", 0, 0, "B", 0, 0) ","
+			RT_ACC(7, "C", 0, 0)),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(10, 9, 1, 7, 3, 6, 2, 4, 44, -41, 23, -7, -999, -2, -4, 1002),
+};
 
 /* Two passes over K (A [4,8] . B [8,4]) summed into one window. */
-TEST(acc_chain_over_k)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_BUF("A", "i8", "[4,8]", "input") ","
-				     RT_CONST("B", "i8", "[8,4]",
-					      "[[1,0,2,-1],[0,1,-3,2],[4,-2,0,1],[-1,3,1,0],"
-					      "[2,2,2,2],[1,-1,1,-1],[0,5,0,-5],[3,0,0,3]]") ","
-				     RT_BUF("C", "i32", "[4,4]", "temp"),
-				     "'A'", "'C'",
-				     RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
-				     RT_PASS(1, "A", 0, 4, "B", 4, 0) ","
-				     RT_ACC(0, "C", 0, 0) ","
-				     RT_ACC(1, "C", 0, 0)),
-			     "{'A':[[1,2,3,4,1,0,0,1],[-1,0,1,2,2,1,0,0],"
-			     "[5,-6,7,-8,0,0,3,0],[0,1,0,-1,0,-1,0,4]]}",
-			     &res, &err);
+FIXTURE_VARIANT_ADD(command, acc_chain_over_k) {
+	.prog = RT_PROG(RT_BUF("A", "i8", "[4,8]", "input") ","
+			RT_CONST("B", "i8", "[8,4]",
+				 "[[1,0,2,-1],[0,1,-3,2],[4,-2,0,1],[-1,3,1,0],"
+				 "[2,2,2,2],[1,-1,1,-1],[0,5,0,-5],[3,0,0,3]]") ","
+			RT_BUF("C", "i32", "[4,4]", "temp"),
+			"'A'", "'C'",
+			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
+			RT_PASS(1, "A", 0, 4, "B", 4, 0) ","
+			RT_ACC(0, "C", 0, 0) ","
+			RT_ACC(1, "C", 0, 0)),
+	.inputs = "{'A':[[1,2,3,4,1,0,0,1],[-1,0,1,2,2,1,0,0],"
+		   "[5,-6,7,-8,0,0,3,0],[0,1,0,-1,0,-1,0,4]]}",
+	.output = "C",
+	WANT(14, 10, 2, 11, 6, 7, 5, 5, 41, -29, 20, -25, 12, -1, -5, 15),
+};
 
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 14, 10, 2, 11, 6, 7, 5, 5, 41, -29, 20, -25, 12, -1, -5, 15);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, acc_with_bias) {
+	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
+			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
+			"{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'bias'}"),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(-11, 13, -3, 16, -19, 9, -3, 12, 21, -39, 17, 0, -19, 3, -7, 12),
+};
 
-TEST(acc_with_bias)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_AB, "'A'", "'C'",
-				     RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
-				     "{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'bias'}"),
-			     IN_A, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", -11, 13, -3, 16, -19, 9, -3, 12, 21, -39, 17, 0, -19, 3, -7, 12);
-	ttpu_result_free(res);
-}
-
-TEST(acc_with_relu)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_AB, "'A'", "'C'",
-				     RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
-				     "{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'relu':true}"),
-			     IN_A, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 9, 8, 0, 6, 1, 4, 0, 2, 41, 0, 20, 0, 1, 0, 0, 2);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, acc_with_relu) {
+	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
+			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
+			"{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'relu':true}"),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(9, 8, 0, 6, 1, 4, 0, 2, 41, 0, 20, 0, 1, 0, 0, 2),
+};
 
 /* "relu": false is the same as no relu. */
-TEST(acc_with_relu_false)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_AB, "'A'", "'C'",
-				     RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
-				     "{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'relu':false}"),
-			     IN_A, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 9, 8, 0, 6, 1, 4, 0, 2, 41, -44, 20, -10, 1, -2, -4, 2);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, acc_with_relu_false) {
+	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
+			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
+			"{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'relu':false}"),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(9, 8, 0, 6, 1, 4, 0, 2, 41, -44, 20, -10, 1, -2, -4, 2),
+};
 
 /*
  * Bias first, then relu: relu-then-bias would give C[0][0] = 9 - 20 = -11
  * and C[2][3] = 0 + 10 = 10 instead of 0 and 0.
  */
-TEST(acc_with_bias_then_relu)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_AB, "'A'", "'C'",
-				     RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
-				     "{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0)
-				     ",'bias':'bias','relu':true}"),
-			     IN_A, &res, &err);
+FIXTURE_VARIANT_ADD(command, acc_with_bias_then_relu) {
+	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
+			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
+			"{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0)
+			",'bias':'bias','relu':true}"),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(0, 13, 0, 16, 0, 9, 0, 12, 21, 0, 17, 0, 0, 3, 0, 12),
+};
 
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 0, 13, 0, 16, 0, 9, 0, 12, 21, 0, 17, 0, 0, 3, 0, 12);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, epilogue_alone) {
+	.prog = RT_PROG(RT_CONST("C", "i32", "[4,4]",
+				 "[[9,8,0,6],[1,4,0,2],[41,-44,20,-10],[1,-2,-4,2]]") ","
+			RT_CONST("bias", "i32", "[4]", "[-20,5,-3,10]"),
+			"", "'C'",
+			"{'op':'epilogue','dst':" RT_WIN("C", 0, 0)
+			",'bias':'bias','relu':true}"),
+	.output = "C",
+	WANT(0, 13, 0, 16, 0, 9, 0, 12, 21, 0, 17, 0, 0, 3, 0, 12),
+};
 
-TEST(epilogue_alone)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_CONST("C", "i32", "[4,4]",
-					      "[[9,8,0,6],[1,4,0,2],[41,-44,20,-10],[1,-2,-4,2]]") ","
-				     RT_CONST("bias", "i32", "[4]", "[-20,5,-3,10]"),
-				     "", "'C'",
-				     "{'op':'epilogue','dst':" RT_WIN("C", 0, 0)
-				     ",'bias':'bias','relu':true}"),
-			     NULL, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 0, 13, 0, 16, 0, 9, 0, 12, 21, 0, 17, 0, 0, 3, 0, 12);
-	ttpu_result_free(res);
-}
-
-TEST(epilogue_bias_only)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_CONST("C", "i32", "[2,2]", "[[1,2],[3,4]]") ","
-				     RT_CONST("bias", "i32", "[2]", "[10,-10]"),
-				     "", "'C'",
-				     "{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'bias':'bias'}"),
-			     NULL, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 11, -8, 13, -6);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, epilogue_bias_only) {
+	.prog = RT_PROG(RT_CONST("C", "i32", "[2,2]", "[[1,2],[3,4]]") ","
+			RT_CONST("bias", "i32", "[2]", "[10,-10]"),
+			"", "'C'",
+			"{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'bias':'bias'}"),
+	.output = "C",
+	WANT(11, -8, 13, -6),
+};
 
 /* An epilogue with neither bias nor relu changes nothing. */
-TEST(epilogue_empty_is_identity)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_CONST("C", "i8", "[2,2]", "[[-1,2],[-128,127]]"),
-				     "", "'C'",
-				     "{'op':'epilogue','dst':" RT_WIN("C", 0, 0) "}"),
-			     NULL, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", -1, 2, -128, 127);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, epilogue_empty_is_identity) {
+	.prog = RT_PROG(RT_CONST("C", "i8", "[2,2]", "[[-1,2],[-128,127]]"),
+			"", "'C'",
+			"{'op':'epilogue','dst':" RT_WIN("C", 0, 0) "}"),
+	.output = "C",
+	WANT(-1, 2, -128, 127),
+};
 
 #define BUFS_XY \
 	RT_CONST("X", "i32", "[2,3]", "[[1,-2,3],[100,-100,7]]") "," \
@@ -224,100 +189,69 @@ TEST(epilogue_empty_is_identity)
 	RT_CONST("v", "i32", "[3]", "[1000,-1000,-2147483648]") "," \
 	RT_BUF("Z", "i32", "[2,3]", "temp")
 
-TEST(host_add_same_shape)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_XY, "", "'Z'",
-				     "{'op':'host_add','dst':'Z','a':'X','b':'Y'}"),
-			     NULL, &res, &err);
+FIXTURE_VARIANT_ADD(command, host_add_same_shape) {
+	.prog = RT_PROG(BUFS_XY, "", "'Z'",
+			"{'op':'host_add','dst':'Z','a':'X','b':'Y'}"),
+	.output = "Z",
+	WANT(11, 18, 33, 95, -95, 2147483007),
+};
 
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "Z", 11, 18, 33, 95, -95, 2147483007);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, host_add_broadcast_b_over_rows) {
+	.prog = RT_PROG(BUFS_XY, "", "'Z'",
+			"{'op':'host_add','dst':'Z','a':'X','b':'v'}"),
+	.output = "Z",
+	WANT(1001, -1002, -2147483645, 1100, -1100, -2147483641),
+};
 
-TEST(host_add_broadcast_b_over_rows)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_XY, "", "'Z'",
-				     "{'op':'host_add','dst':'Z','a':'X','b':'v'}"),
-			     NULL, &res, &err);
+FIXTURE_VARIANT_ADD(command, host_add_broadcast_a_over_rows) {
+	.prog = RT_PROG(BUFS_XY, "", "'Z'",
+			"{'op':'host_add','dst':'Z','a':'v','b':'X'}"),
+	.output = "Z",
+	WANT(1001, -1002, -2147483645, 1100, -1100, -2147483641),
+};
 
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "Z", 1001, -1002, -2147483645, 1100, -1100, -2147483641);
-	ttpu_result_free(res);
-}
-
-TEST(host_add_broadcast_a_over_rows)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_XY, "", "'Z'",
-				     "{'op':'host_add','dst':'Z','a':'v','b':'X'}"),
-			     NULL, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "Z", 1001, -1002, -2147483645, 1100, -1100, -2147483641);
-	ttpu_result_free(res);
-}
-
-TEST(host_add_rank1)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_CONST("p", "i8", "[3]", "[1,-128,60]") ","
-				     RT_CONST("q", "i8", "[3]", "[-1,0,67]") ","
-				     RT_BUF("s", "i8", "[3]", "temp"),
-				     "", "'s'",
-				     "{'op':'host_add','dst':'s','a':'p','b':'q'}"),
-			     NULL, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "s", 0, -128, 127);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(command, host_add_rank1) {
+	.prog = RT_PROG(RT_CONST("p", "i8", "[3]", "[1,-128,60]") ","
+			RT_CONST("q", "i8", "[3]", "[-1,0,67]") ","
+			RT_BUF("s", "i8", "[3]", "temp"),
+			"", "'s'",
+			"{'op':'host_add','dst':'s','a':'p','b':'q'}"),
+	.output = "s",
+	WANT(0, -128, 127),
+};
 
 /* dst may be an operand: the sum reads each element before writing it. */
-TEST(host_add_in_place)
+FIXTURE_VARIANT_ADD(command, host_add_in_place) {
+	.prog = RT_PROG(BUFS_XY, "", "'X'",
+			"{'op':'host_add','dst':'X','a':'X','b':'X'}"),
+	.output = "X",
+	WANT(2, -4, 6, 200, -200, 14),
+};
+
+FIXTURE_VARIANT_ADD(command, host_relu_i32) {
+	.prog = RT_PROG(BUFS_XY, "", "'Z'",
+			"{'op':'host_relu','dst':'Z','src':'X'}"),
+	.output = "Z",
+	WANT(1, 0, 3, 100, 0, 7),
+};
+
+FIXTURE_VARIANT_ADD(command, host_relu_i8_rank1_in_place) {
+	.prog = RT_PROG(RT_CONST("p", "i8", "[4]", "[-128,-1,0,127]"),
+			"", "'p'",
+			"{'op':'host_relu','dst':'p','src':'p'}"),
+	.output = "p",
+	WANT(0, 0, 0, 127),
+};
+
+TEST_F(command, computes)
 {
-	ttpu_result *res;
 	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_XY, "", "'X'",
-				     "{'op':'host_add','dst':'X','a':'X','b':'X'}"),
-			     NULL, &res, &err);
+	char why[256];
+	int rc = rt_load_run(variant->prog, variant->inputs, &self->res, &err);
 
 	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "X", 2, -4, 6, 200, -200, 14);
-	ttpu_result_free(res);
-}
-
-TEST(host_relu_i32)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS_XY, "", "'Z'",
-				     "{'op':'host_relu','dst':'Z','src':'X'}"),
-			     NULL, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "Z", 1, 0, 3, 100, 0, 7);
-	ttpu_result_free(res);
-}
-
-TEST(host_relu_i8_rank1_in_place)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_CONST("p", "i8", "[4]", "[-128,-1,0,127]"),
-				     "", "'p'",
-				     "{'op':'host_relu','dst':'p','src':'p'}"),
-			     NULL, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "p", 0, 0, 0, 127);
-	ttpu_result_free(res);
+	ASSERT_EQ(-1L, rt_cmp(self->res, variant->output, variant->want, variant->n,
+			      why, sizeof(why))) TH_LOG("%s", why);
 }
 
 /* An output may be an input or const buffer nothing writes. */

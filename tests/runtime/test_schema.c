@@ -41,29 +41,46 @@ static int load_err(const char *sq, struct ttpu_error *err)
 	return rc;
 }
 
-/* A rejected program: @sq fails with @kind at (@field, @cmd, @op, @buf). */
-#define REJECT(name, kind_, sq, field, cmd, op, buf) \
-	TEST(name) \
-	{ \
-		struct ttpu_error err; \
-		int rc = load_err(sq, &err); \
-		ASSERT_ERROR_AT(kind_, rc, err, field, cmd, op, buf); \
-	}
-#define SCHEMA(name, sq, field, cmd, op, buf) \
-	REJECT(name, TTPU_SCHEMA_ERROR, sq, field, cmd, op, buf)
 /*
- * A missing, unknown or duplicate key: the error points at the object that
- * holds it (@field) and the message names the key.
+ * A rejected program: a variant per mistake (FIXTURE_VARIANT_ADD(reject,
+ * ...) below), each failing with its kind at its place (rt_where()), and
+ * where the message must name something (a missing, unknown or duplicate
+ * key, in quotes), saying it.
  */
-#define SCHEMA_KEY(name, sq, field, key, cmd, op, buf) \
-	TEST(name) \
-	{ \
-		struct ttpu_error err; \
-		int rc = load_err(sq, &err); \
-		ASSERT_ERROR_AT(TTPU_SCHEMA_ERROR, rc, err, field, cmd, op, buf); \
-		ASSERT_NE(NULL, strstr(err.message, "\"" key "\"")) \
-			TH_LOG("no \"%s\" in: %s", key, err.message); \
+FIXTURE(reject) {
+	struct ttpu_error err;
+};
+
+FIXTURE_VARIANT(reject) {
+	const char *sq;			/* the program, single-quoted JSON */
+	enum ttpu_error_kind kind;
+	const char *field;		/* where, as rt_where() takes it */
+	long cmd;
+	const char *op;
+	const char *buf;
+	const char *says;		/* in the message, or NULL */
+};
+
+FIXTURE_SETUP(reject)
+{
+	memset(&self->err, 0, sizeof(self->err));
+}
+
+FIXTURE_TEARDOWN(reject)
+{
+}
+
+TEST_F(reject, fails_where_it_should)
+{
+	int rc = load_err(variant->sq, &self->err);
+
+	ASSERT_ERROR_AT(variant->kind, rc, self->err, variant->field, variant->cmd,
+			variant->op, variant->buf);
+	if (variant->says) {
+		ASSERT_NE(NULL, strstr(self->err.message, variant->says))
+			TH_LOG("no %s in: %s", variant->says, self->err.message);
 	}
+}
 
 TEST(base_program_loads)
 {
@@ -91,171 +108,343 @@ TEST(base_program_loads)
 
 /* ---- header ---- */
 
-TEST(format_wrong)
-{
-	struct ttpu_error err;
-	int rc = load_err(PROGH("'format':'tpu','version':1,'tile':4,'name':'t'",
-				BUFS, "'A'", "'C'", CMDS, ""), &err);
+FIXTURE_VARIANT_ADD(reject, format_wrong) {
+	.sq = PROGH("'format':'tpu','version':1,'tile':4,'name':'t'",
+		    BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "format", .cmd = -1, .op = "", .buf = "",
+	.says = "ttpu",
+};
 
-	ASSERT_ERROR_AT(TTPU_SCHEMA_ERROR, rc, err, "format", -1, "", "");
-	ASSERT_NE(NULL, strstr(err.message, "ttpu")) TH_LOG("%s", err.message);
-}
+FIXTURE_VARIANT_ADD(reject, version_wrong) {
+	.sq = PROGH("'format':'ttpu','version':2,'tile':4,'name':'t'",
+		    BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "version", .cmd = -1, .op = "", .buf = "",
+	.says = "1",
+};
 
-TEST(version_wrong)
-{
-	struct ttpu_error err;
-	int rc = load_err(PROGH("'format':'ttpu','version':2,'tile':4,'name':'t'",
-				BUFS, "'A'", "'C'", CMDS, ""), &err);
+FIXTURE_VARIANT_ADD(reject, tile_wrong) {
+	.sq = PROGH("'format':'ttpu','version':1,'tile':8,'name':'t'",
+		    BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "tile", .cmd = -1, .op = "", .buf = "",
+	.says = "4",
+};
 
-	ASSERT_ERROR_AT(TTPU_SCHEMA_ERROR, rc, err, "version", -1, "", "");
-	ASSERT_NE(NULL, strstr(err.message, "1")) TH_LOG("%s", err.message);
-}
+FIXTURE_VARIANT_ADD(reject, name_missing) {
+	.sq = PROGH("'format':'ttpu','version':1,'tile':4", BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "", .cmd = -1, .op = "", .buf = "",
+	.says = "\"name\"",
+};
 
-TEST(tile_wrong)
-{
-	struct ttpu_error err;
-	int rc = load_err(PROGH("'format':'ttpu','version':1,'tile':8,'name':'t'",
-				BUFS, "'A'", "'C'", CMDS, ""), &err);
+FIXTURE_VARIANT_ADD(reject, name_not_string) {
+	.sq = PROGH("'format':'ttpu','version':1,'tile':4,'name':5", BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "name", .cmd = -1, .op = "", .buf = "",
+};
 
-	ASSERT_ERROR_AT(TTPU_SCHEMA_ERROR, rc, err, "tile", -1, "", "");
-	ASSERT_NE(NULL, strstr(err.message, "4")) TH_LOG("%s", err.message);
-}
+FIXTURE_VARIANT_ADD(reject, format_missing) {
+	.sq = PROGH("'version':1,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "", .cmd = -1, .op = "", .buf = "",
+	.says = "\"format\"",
+};
 
-SCHEMA_KEY(name_missing,
-       PROGH("'format':'ttpu','version':1,'tile':4", BUFS, "'A'", "'C'", CMDS, ""),
-       "", "name", -1, "", "")
-SCHEMA(name_not_string,
-       PROGH("'format':'ttpu','version':1,'tile':4,'name':5", BUFS, "'A'", "'C'", CMDS, ""),
-       "name", -1, "", "")
-SCHEMA_KEY(format_missing,
-       PROGH("'version':1,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-       "", "format", -1, "", "")
-SCHEMA(version_as_string,
-       PROGH("'format':'ttpu','version':'1','tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-       "version", -1, "", "")
-SCHEMA(version_as_float,
-       PROGH("'format':'ttpu','version':1.0,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-       "version", -1, "", "")
-SCHEMA(version_as_exponent,
-       PROGH("'format':'ttpu','version':1e0,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-       "version", -1, "", "")
-SCHEMA(version_as_bool,
-       PROGH("'format':'ttpu','version':true,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-       "version", -1, "", "")
-SCHEMA(top_level_not_object, "[1,2]", NULL, -1, "", "")
-SCHEMA_KEY(buffers_missing,
-       "{" HDR ",'inputs':['A'],'outputs':['C'],'commands':[]}", "", "buffers", -1, "", "")SCHEMA_KEY(inputs_missing,
-       "{" HDR ",'buffers':{" BUFS "},'outputs':['C'],'commands':[" CMDS "]}",
-       "", "inputs", -1, "", "")
-SCHEMA_KEY(outputs_missing,
-       "{" HDR ",'buffers':{" BUFS "},'inputs':['A'],'commands':[" CMDS "]}",
-       "", "outputs", -1, "", "")
-SCHEMA_KEY(commands_missing,
-       "{" HDR ",'buffers':{" BUFS "},'inputs':['A'],'outputs':['C']}",
-       "", "commands", -1, "", "")
-SCHEMA(buffers_not_object,
-       "{" HDR ",'buffers':[],'inputs':[],'outputs':[],'commands':[]}",
-       "buffers", -1, "", "")
-SCHEMA(commands_not_array,
-       "{" HDR ",'buffers':{" BUFS "},'inputs':['A'],'outputs':['C'],'commands':{}}",
-       "commands", -1, "", "")
+FIXTURE_VARIANT_ADD(reject, version_as_string) {
+	.sq = PROGH("'format':'ttpu','version':'1','tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "version", .cmd = -1, .op = "", .buf = "",
+};
+
+FIXTURE_VARIANT_ADD(reject, version_as_float) {
+	.sq = PROGH("'format':'ttpu','version':1.0,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "version", .cmd = -1, .op = "", .buf = "",
+};
+
+FIXTURE_VARIANT_ADD(reject, version_as_exponent) {
+	.sq = PROGH("'format':'ttpu','version':1e0,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "version", .cmd = -1, .op = "", .buf = "",
+};
+
+FIXTURE_VARIANT_ADD(reject, version_as_bool) {
+	.sq = PROGH("'format':'ttpu','version':true,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "version", .cmd = -1, .op = "", .buf = "",
+};
+
+FIXTURE_VARIANT_ADD(reject, top_level_not_object) {
+	.sq = "[1,2]",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = -1, .op = "", .buf = "",
+};
+
+FIXTURE_VARIANT_ADD(reject, buffers_missing) {
+	.sq = "{" HDR ",'inputs':['A'],'outputs':['C'],'commands':[]}",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "", .cmd = -1, .op = "", .buf = "",
+	.says = "\"buffers\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, inputs_missing) {
+	.sq = "{" HDR ",'buffers':{" BUFS "},'outputs':['C'],'commands':[" CMDS "]}",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "", .cmd = -1, .op = "", .buf = "",
+	.says = "\"inputs\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, outputs_missing) {
+	.sq = "{" HDR ",'buffers':{" BUFS "},'inputs':['A'],'commands':[" CMDS "]}",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "", .cmd = -1, .op = "", .buf = "",
+	.says = "\"outputs\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, commands_missing) {
+	.sq = "{" HDR ",'buffers':{" BUFS "},'inputs':['A'],'outputs':['C']}",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "", .cmd = -1, .op = "", .buf = "",
+	.says = "\"commands\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, buffers_not_object) {
+	.sq = "{" HDR ",'buffers':[],'inputs':[],'outputs':[],'commands':[]}",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers", .cmd = -1, .op = "", .buf = "",
+};
+
+FIXTURE_VARIANT_ADD(reject, commands_not_array) {
+	.sq = "{" HDR ",'buffers':{" BUFS "},'inputs':['A'],'outputs':['C'],'commands':{}}",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands", .cmd = -1, .op = "", .buf = "",
+};
 
 /* ---- unknown keys, at every level ---- */
 
-SCHEMA_KEY(unknown_key_top, PROGH(HDR, BUFS, "'A'", "'C'", CMDS, ",'bogus':1"),
-       "", "bogus", -1, "", "")
-SCHEMA_KEY(unknown_key_buffer,
-       PROG("'A':{'dtype':'i8','shape':[4,4],'kind':'input','bogus':1}," B_BUF "," C_BUF "," BIAS_BUF,
-	    CMDS),
-       "buffers.A", "bogus", -1, "", "A")
-SCHEMA_KEY(unknown_key_command,
-       PROG(BUFS, "{'op':'pass','id':0,'a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0)
-	    ",'bogus':1}," ACC0),
-       "commands[0]", "bogus", 0, "pass", NULL)
-SCHEMA_KEY(unknown_key_window,
-       PROG(BUFS, "{'op':'pass','id':0,'a':{'buf':'A','r':0,'c':0,'bogus':1},'b':"
-	    RT_WIN("B", 0, 0) "}," ACC0),
-       "commands[0].a", "bogus", 0, "pass", NULL)
+FIXTURE_VARIANT_ADD(reject, unknown_key_top) {
+	.sq = PROGH(HDR, BUFS, "'A'", "'C'", CMDS, ",'bogus':1"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "", .cmd = -1, .op = "", .buf = "",
+	.says = "\"bogus\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, unknown_key_buffer) {
+	.sq = PROG("'A':{'dtype':'i8','shape':[4,4],'kind':'input','bogus':1}," B_BUF "," C_BUF "," BIAS_BUF,
+		CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.says = "\"bogus\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, unknown_key_command) {
+	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0)
+		",'bogus':1}," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0]", .cmd = 0, .op = "pass", .buf = NULL,
+	.says = "\"bogus\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, unknown_key_window) {
+	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':{'buf':'A','r':0,'c':0,'bogus':1},'b':"
+		RT_WIN("B", 0, 0) "}," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].a", .cmd = 0, .op = "pass", .buf = NULL,
+	.says = "\"bogus\"",
+};
 /* a key valid for another op is still unknown here */
-SCHEMA_KEY(unknown_key_other_ops_field,
-       PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'src':'C'}"),
-       "commands[1]", "src", 1, "acc", NULL)
+FIXTURE_VARIANT_ADD(reject, unknown_key_other_ops_field) {
+	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'src':'C'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1]", .cmd = 1, .op = "acc", .buf = NULL,
+	.says = "\"src\"",
+};
 /* unknown keys in estimate and estimate.host_ops: with the estimate tests */
 
 /* ---- missing or mistyped fields ---- */
 
-SCHEMA_KEY(buffer_dtype_missing,
-       PROG("'A':{'shape':[4,4],'kind':'input'}," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A", "dtype", -1, "", "A")
-SCHEMA_KEY(buffer_shape_missing,
-       PROG("'A':{'dtype':'i8','kind':'input'}," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A", "shape", -1, "", "A")
-SCHEMA_KEY(buffer_kind_missing,
-       PROG("'A':{'dtype':'i8','shape':[4,4]}," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A", "kind", -1, "", "A")
-SCHEMA(buffer_dtype_unknown,
-       PROG(RT_BUF("A", "i16", "[4,4]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A.dtype", -1, "", "A")
-SCHEMA(buffer_kind_unknown,
-       PROG(RT_BUF("A", "i8", "[4,4]", "weights") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A.kind", -1, "", "A")
-SCHEMA(buffer_not_object,
-       PROG("'A':[4,4]," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A", -1, "", "A")
-SCHEMA(buffer_name_empty,
-       PROG(BUFS ",'':{'dtype':'i8','shape':[4],'kind':'temp'}", CMDS),
-       "buffers", -1, "", NULL)
-SCHEMA(command_not_object, PROG(BUFS, CMDS ",7"), "commands[2]", 2, NULL, NULL)
-SCHEMA_KEY(op_missing,
-       PROG(BUFS, "{'id':0,'a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0) "}," ACC0),
-       "commands[0]", "op", 0, NULL, NULL)
-SCHEMA(op_unknown,
-       PROG(BUFS, CMDS ",{'op':'matmul','buf':'C'}"), "commands[2].op", 2, NULL, NULL)
-SCHEMA_KEY(pass_id_missing,
-       PROG(BUFS, "{'op':'pass','a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0) "}," ACC0),
-       "commands[0]", "id", 0, "pass", NULL)
-SCHEMA_KEY(pass_b_missing,
-       PROG(BUFS, "{'op':'pass','id':0,'a':" RT_WIN("A", 0, 0) "}," ACC0),
-       "commands[0]", "b", 0, "pass", NULL)
-SCHEMA_KEY(window_r_missing,
-       PROG(BUFS, "{'op':'pass','id':0,'a':{'buf':'A','c':0},'b':" RT_WIN("B", 0, 0) "}," ACC0),
-       "commands[0].a", "r", 0, "pass", NULL)
-SCHEMA(window_buf_not_string,
-       PROG(BUFS, "{'op':'pass','id':0,'a':{'buf':3,'r':0,'c':0},'b':" RT_WIN("B", 0, 0) "}," ACC0),
-       "commands[0].a.buf", 0, "pass", NULL)
-SCHEMA(window_not_object,
-       PROG(BUFS, "{'op':'pass','id':0,'a':'A','b':" RT_WIN("B", 0, 0) "}," ACC0),
-       "commands[0].a", 0, "pass", NULL)
-SCHEMA_KEY(acc_dst_missing,
-       PROG(BUFS, PASS0 ",{'op':'acc','pass':0}"), "commands[1]", "dst", 1, "acc", NULL)SCHEMA_KEY(acc_pass_missing,
-       PROG(BUFS, PASS0 ",{'op':'acc','dst':" RT_WIN("C", 0, 0) "}"),
-       "commands[1]", "pass", 1, "acc", NULL)
-SCHEMA(relu_not_bool,
-       PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'relu':1}"),
-       "commands[1].relu", 1, "acc", NULL)
-SCHEMA(bias_not_string,
-       PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':5}"),
-       "commands[1].bias", 1, "acc", NULL)
-SCHEMA_KEY(alloc_buf_missing, PROG(BUFS, CMDS ",{'op':'alloc'}"),
-	   "commands[2]", "buf", 2, "alloc", NULL)SCHEMA_KEY(host_add_b_missing, PROG(BUFS, CMDS ",{'op':'host_add','dst':'C','a':'C'}"),
-	   "commands[2]", "b", 2, "host_add", NULL)SCHEMA_KEY(host_relu_src_missing,
-       PROG(BUFS, CMDS ",{'op':'host_relu','dst':'C'}"), "commands[2]", "src", 2, "host_relu", NULL)
+FIXTURE_VARIANT_ADD(reject, buffer_dtype_missing) {
+	.sq = PROG("'A':{'shape':[4,4],'kind':'input'}," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.says = "\"dtype\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, buffer_shape_missing) {
+	.sq = PROG("'A':{'dtype':'i8','kind':'input'}," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.says = "\"shape\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, buffer_kind_missing) {
+	.sq = PROG("'A':{'dtype':'i8','shape':[4,4]}," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.says = "\"kind\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, buffer_dtype_unknown) {
+	.sq = PROG(RT_BUF("A", "i16", "[4,4]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A.dtype", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, buffer_kind_unknown) {
+	.sq = PROG(RT_BUF("A", "i8", "[4,4]", "weights") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A.kind", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, buffer_not_object) {
+	.sq = PROG("'A':[4,4]," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, buffer_name_empty) {
+	.sq = PROG(BUFS ",'':{'dtype':'i8','shape':[4],'kind':'temp'}", CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers", .cmd = -1, .op = "", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, command_not_object) {
+	.sq = PROG(BUFS, CMDS ",7"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2]", .cmd = 2, .op = NULL, .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, op_missing) {
+	.sq = PROG(BUFS, "{'id':0,'a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0) "}," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0]", .cmd = 0, .op = NULL, .buf = NULL,
+	.says = "\"op\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, op_unknown) {
+	.sq = PROG(BUFS, CMDS ",{'op':'matmul','buf':'C'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].op", .cmd = 2, .op = NULL, .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, pass_id_missing) {
+	.sq = PROG(BUFS, "{'op':'pass','a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0) "}," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0]", .cmd = 0, .op = "pass", .buf = NULL,
+	.says = "\"id\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, pass_b_missing) {
+	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':" RT_WIN("A", 0, 0) "}," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0]", .cmd = 0, .op = "pass", .buf = NULL,
+	.says = "\"b\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, window_r_missing) {
+	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':{'buf':'A','c':0},'b':" RT_WIN("B", 0, 0) "}," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].a", .cmd = 0, .op = "pass", .buf = NULL,
+	.says = "\"r\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, window_buf_not_string) {
+	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':{'buf':3,'r':0,'c':0},'b':" RT_WIN("B", 0, 0) "}," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].a.buf", .cmd = 0, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, window_not_object) {
+	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':'A','b':" RT_WIN("B", 0, 0) "}," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].a", .cmd = 0, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, acc_dst_missing) {
+	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1]", .cmd = 1, .op = "acc", .buf = NULL,
+	.says = "\"dst\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, acc_pass_missing) {
+	.sq = PROG(BUFS, PASS0 ",{'op':'acc','dst':" RT_WIN("C", 0, 0) "}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1]", .cmd = 1, .op = "acc", .buf = NULL,
+	.says = "\"pass\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, relu_not_bool) {
+	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'relu':1}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1].relu", .cmd = 1, .op = "acc", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, bias_not_string) {
+	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':5}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, alloc_buf_missing) {
+	.sq = PROG(BUFS, CMDS ",{'op':'alloc'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2]", .cmd = 2, .op = "alloc", .buf = NULL,
+	.says = "\"buf\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, host_add_b_missing) {
+	.sq = PROG(BUFS, CMDS ",{'op':'host_add','dst':'C','a':'C'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2]", .cmd = 2, .op = "host_add", .buf = NULL,
+	.says = "\"b\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, host_relu_src_missing) {
+	.sq = PROG(BUFS, CMDS ",{'op':'host_relu','dst':'C'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2]", .cmd = 2, .op = "host_relu", .buf = NULL,
+	.says = "\"src\"",
+};
 /* ---- shapes ---- */
 
-SCHEMA(shape_rank0, PROG(RT_BUF("A", "i8", "[]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A.shape", -1, "", "A")
-SCHEMA(shape_rank3, PROG(RT_BUF("A", "i8", "[4,4,1]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A.shape", -1, "", "A")
-SCHEMA(shape_dim0, PROG(RT_BUF("A", "i8", "[4,0]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A.shape*", -1, "", "A")
-SCHEMA(shape_dim_negative,
-       PROG(RT_BUF("A", "i8", "[-4,4]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A.shape*", -1, "", "A")
-SCHEMA(shape_dim_float,
-       PROG(RT_BUF("A", "i8", "[4.0,4]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A.shape*", -1, "", "A")
-SCHEMA(shape_not_array, PROG(RT_BUF("A", "i8", "4", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.A.shape", -1, "", "A")
+FIXTURE_VARIANT_ADD(reject, shape_rank0) {
+	.sq = PROG(RT_BUF("A", "i8", "[]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A.shape", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, shape_rank3) {
+	.sq = PROG(RT_BUF("A", "i8", "[4,4,1]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A.shape", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, shape_dim0) {
+	.sq = PROG(RT_BUF("A", "i8", "[4,0]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A.shape*", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, shape_dim_negative) {
+	.sq = PROG(RT_BUF("A", "i8", "[-4,4]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A.shape*", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, shape_dim_float) {
+	.sq = PROG(RT_BUF("A", "i8", "[4.0,4]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A.shape*", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, shape_not_array) {
+	.sq = PROG(RT_BUF("A", "i8", "4", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A.shape", .cmd = -1, .op = "", .buf = "A",
+};
 
 /* 2^62 elements: must be refused from the numbers, before any allocation. */
 TEST(shape_absurd_rejected_fast)
@@ -290,137 +479,315 @@ TEST(shapes_beyond_total_cap)
 
 /* ---- duplicate JSON keys ---- */
 
-SCHEMA(duplicate_buffer_name,
-       PROG(BUFS "," RT_BUF("A", "i8", "[4,4]", "temp"), CMDS), "buffers.A", -1, "", "A")
-SCHEMA_KEY(duplicate_key_in_command,
-	   PROG(BUFS, "{'op':'pass','id':0,'id':1,'a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0)
+FIXTURE_VARIANT_ADD(reject, duplicate_buffer_name) {
+	.sq = PROG(BUFS "," RT_BUF("A", "i8", "[4,4]", "temp"), CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, duplicate_key_in_command) {
+	.sq = PROG(BUFS, "{'op':'pass','id':0,'id':1,'a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0)
 		"}," ACC0),
-	   "commands[0]", "id", 0, NULL, NULL)
-SCHEMA_KEY(duplicate_key_top, PROGH(HDR, BUFS, "'A'", "'C'", CMDS, ",'name':'u'"),
-       "", "name", -1, "", "")
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0]", .cmd = 0, .op = NULL, .buf = NULL,
+	.says = "\"id\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, duplicate_key_top) {
+	.sq = PROGH(HDR, BUFS, "'A'", "'C'", CMDS, ",'name':'u'"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "", .cmd = -1, .op = "", .buf = "",
+	.says = "\"name\"",
+};
 
 /* ---- inputs and outputs lists ---- */
 
-SCHEMA(inputs_omit_an_input, RT_PROG(BUFS, "", "'C'", CMDS), "inputs", -1, "", "A")
-SCHEMA(inputs_name_a_const, RT_PROG(BUFS, "'A','B'", "'C'", CMDS), "inputs[1]", -1, "", "B")
-SCHEMA(inputs_name_twice, RT_PROG(BUFS, "'A','A'", "'C'", CMDS), "inputs[1]", -1, "", "A")
-SCHEMA(inputs_name_unknown, RT_PROG(BUFS, "'A','Z'", "'C'", CMDS), "inputs[1]", -1, "", "Z")
-SCHEMA(inputs_not_strings, RT_PROG(BUFS, "'A',1", "'C'", CMDS), "inputs[1]", -1, "", NULL)
-SCHEMA(outputs_unknown, RT_PROG(BUFS, "'A'", "'Z'", CMDS), "outputs[0]", -1, "", "Z")
-SCHEMA(outputs_duplicate, RT_PROG(BUFS, "'A'", "'C','C'", CMDS), "outputs[1]", -1, "", "C")
+FIXTURE_VARIANT_ADD(reject, inputs_omit_an_input) {
+	.sq = RT_PROG(BUFS, "", "'C'", CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "inputs", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, inputs_name_a_const) {
+	.sq = RT_PROG(BUFS, "'A','B'", "'C'", CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "inputs[1]", .cmd = -1, .op = "", .buf = "B",
+};
+
+FIXTURE_VARIANT_ADD(reject, inputs_name_twice) {
+	.sq = RT_PROG(BUFS, "'A','A'", "'C'", CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "inputs[1]", .cmd = -1, .op = "", .buf = "A",
+};
+
+FIXTURE_VARIANT_ADD(reject, inputs_name_unknown) {
+	.sq = RT_PROG(BUFS, "'A','Z'", "'C'", CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "inputs[1]", .cmd = -1, .op = "", .buf = "Z",
+};
+
+FIXTURE_VARIANT_ADD(reject, inputs_not_strings) {
+	.sq = RT_PROG(BUFS, "'A',1", "'C'", CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "inputs[1]", .cmd = -1, .op = "", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, outputs_unknown) {
+	.sq = RT_PROG(BUFS, "'A'", "'Z'", CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "outputs[0]", .cmd = -1, .op = "", .buf = "Z",
+};
+
+FIXTURE_VARIANT_ADD(reject, outputs_duplicate) {
+	.sq = RT_PROG(BUFS, "'A'", "'C','C'", CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "outputs[1]", .cmd = -1, .op = "", .buf = "C",
+};
 
 /* ---- const data ---- */
 
-SCHEMA_KEY(const_data_missing,
-       PROG(A_BUF ",'B':{'dtype':'i8','shape':[4,4],'kind':'const'}," C_BUF "," BIAS_BUF, CMDS),
-       "buffers.B", "data", -1, "", "B")
-SCHEMA(const_data_too_few_rows,
-       PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,0]]") ","
-	    C_BUF "," BIAS_BUF, CMDS),
-       "buffers.B.data*", -1, "", "B")
-SCHEMA(const_data_short_row,
-       PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0],[0,0,1,0],[0,0,0,1]]") ","
-	    C_BUF "," BIAS_BUF, CMDS),
-       "buffers.B.data*", -1, "", "B")
-SCHEMA(const_data_rank1_nested,
-       PROG(BUFS "," RT_CONST("v", "i32", "[2]", "[[1,2]]"), CMDS), "buffers.v.data*", -1, "", "v")
-SCHEMA(const_data_rank2_flat,
-       PROG(BUFS "," RT_CONST("m", "i32", "[1,2]", "[1,2]"), CMDS), "buffers.m.data*", -1, "", "m")
-SCHEMA(const_data_i8_too_big,
-       PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,128],[0,0,0,1]]") ","
-	    C_BUF "," BIAS_BUF, CMDS),
-       "buffers.B.data*", -1, "", "B")
-SCHEMA(const_data_i8_too_small,
-       PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[-129,0,0,1]]") ","
-	    C_BUF "," BIAS_BUF, CMDS),
-       "buffers.B.data*", -1, "", "B")
-SCHEMA(const_data_i32_too_big,
-       PROG(A_BUF "," B_BUF "," C_BUF "," RT_CONST("bias", "i32", "[4]", "[1,2,3,2147483648]"), CMDS),
-       "buffers.bias.data*", -1, "", "bias")
-SCHEMA(const_data_float,
-       PROG(A_BUF "," B_BUF "," C_BUF "," RT_CONST("bias", "i32", "[4]", "[1,2.0,3,4]"), CMDS),
-       "buffers.bias.data*", -1, "", "bias")
-SCHEMA(const_data_exponent,
-       PROG(A_BUF "," B_BUF "," C_BUF "," RT_CONST("bias", "i32", "[4]", "[1,2,1e2,4]"), CMDS),
-       "buffers.bias.data*", -1, "", "bias")
-SCHEMA(const_data_bool,
-       PROG(A_BUF "," B_BUF "," C_BUF "," RT_CONST("bias", "i32", "[4]", "[1,true,3,4]"), CMDS),
-       "buffers.bias.data*", -1, "", "bias")
-SCHEMA(data_on_temp,
-       PROG(A_BUF "," B_BUF "," BIAS_BUF ",'C':{'dtype':'i32','shape':[1,1],'kind':'temp','data':[[0]]}",
-	    CMDS),
-       "buffers.C.data", -1, "", "C")
-SCHEMA(data_on_input,
-       PROG(B_BUF "," C_BUF "," BIAS_BUF
-	    ",'A':{'dtype':'i8','shape':[1,1],'kind':'input','data':[[0]]}", CMDS),
-       "buffers.A.data", -1, "", "A")
+FIXTURE_VARIANT_ADD(reject, const_data_missing) {
+	.sq = PROG(A_BUF ",'B':{'dtype':'i8','shape':[4,4],'kind':'const'}," C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.B", .cmd = -1, .op = "", .buf = "B",
+	.says = "\"data\"",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_too_few_rows) {
+	.sq = PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,0]]") ","
+		C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_short_row) {
+	.sq = PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0],[0,0,1,0],[0,0,0,1]]") ","
+		C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_rank1_nested) {
+	.sq = PROG(BUFS "," RT_CONST("v", "i32", "[2]", "[[1,2]]"), CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.v.data*", .cmd = -1, .op = "", .buf = "v",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_rank2_flat) {
+	.sq = PROG(BUFS "," RT_CONST("m", "i32", "[1,2]", "[1,2]"), CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.m.data*", .cmd = -1, .op = "", .buf = "m",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_i8_too_big) {
+	.sq = PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,128],[0,0,0,1]]") ","
+		C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_i8_too_small) {
+	.sq = PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[-129,0,0,1]]") ","
+		C_BUF "," BIAS_BUF, CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_i32_too_big) {
+	.sq = PROG(A_BUF "," B_BUF "," C_BUF "," RT_CONST("bias", "i32", "[4]", "[1,2,3,2147483648]"), CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.bias.data*", .cmd = -1, .op = "", .buf = "bias",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_float) {
+	.sq = PROG(A_BUF "," B_BUF "," C_BUF "," RT_CONST("bias", "i32", "[4]", "[1,2.0,3,4]"), CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.bias.data*", .cmd = -1, .op = "", .buf = "bias",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_exponent) {
+	.sq = PROG(A_BUF "," B_BUF "," C_BUF "," RT_CONST("bias", "i32", "[4]", "[1,2,1e2,4]"), CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.bias.data*", .cmd = -1, .op = "", .buf = "bias",
+};
+
+FIXTURE_VARIANT_ADD(reject, const_data_bool) {
+	.sq = PROG(A_BUF "," B_BUF "," C_BUF "," RT_CONST("bias", "i32", "[4]", "[1,true,3,4]"), CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.bias.data*", .cmd = -1, .op = "", .buf = "bias",
+};
+
+FIXTURE_VARIANT_ADD(reject, data_on_temp) {
+	.sq = PROG(A_BUF "," B_BUF "," BIAS_BUF ",'C':{'dtype':'i32','shape':[1,1],'kind':'temp','data':[[0]]}",
+		CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.C.data", .cmd = -1, .op = "", .buf = "C",
+};
+
+FIXTURE_VARIANT_ADD(reject, data_on_input) {
+	.sq = PROG(B_BUF "," C_BUF "," BIAS_BUF
+		",'A':{'dtype':'i8','shape':[1,1],'kind':'input','data':[[0]]}", CMDS),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "buffers.A.data", .cmd = -1, .op = "", .buf = "A",
+};
 
 /* ---- windows ---- */
 
-SCHEMA(window_on_rank1,
-       PROG(BUFS "," RT_CONST("v", "i8", "[4]", "[1,2,3,4]"),
-	    RT_PASS(0, "v", 0, 0, "B", 0, 0) "," ACC0),
-       "commands[0].a*", 0, "pass", "v")
-SCHEMA(window_r_negative, PROG(BUFS, RT_PASS(0, "A", -1, 0, "B", 0, 0) "," ACC0),
-       "commands[0].a.r", 0, "pass", NULL)
-SCHEMA(window_c_negative, PROG(BUFS, PASS0 "," RT_ACC(0, "C", 0, -4)),
-       "commands[1].dst.c", 1, "acc", NULL)
-SCHEMA(window_r_float, PROG(BUFS, RT_PASS(0, "A", 0, 0, "B", 4.0, 0) "," ACC0),
-       "commands[0].b.r", 0, "pass", NULL)
-SCHEMA(window_r_beyond_int64,
-       PROG(BUFS, RT_PASS(0, "A", 99999999999999999999, 0, "B", 0, 0) "," ACC0),
-       "commands[0].a.r", 0, "pass", NULL)
-SCHEMA(window_buffer_unknown, PROG(BUFS, RT_PASS(0, "Z", 0, 0, "B", 0, 0) "," ACC0),
-       "commands[0].a.buf", 0, "pass", "Z")
-SCHEMA(pass_a_on_i32, PROG(BUFS, RT_PASS(0, "C", 0, 0, "B", 0, 0) "," ACC0),
-       "commands[0].a*", 0, "pass", "C")
-SCHEMA(pass_b_on_i32, PROG(BUFS, RT_PASS(0, "A", 0, 0, "C", 0, 0) "," ACC0),
-       "commands[0].b*", 0, "pass", "C")
+FIXTURE_VARIANT_ADD(reject, window_on_rank1) {
+	.sq = PROG(BUFS "," RT_CONST("v", "i8", "[4]", "[1,2,3,4]"),
+		RT_PASS(0, "v", 0, 0, "B", 0, 0) "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].a*", .cmd = 0, .op = "pass", .buf = "v",
+};
+
+FIXTURE_VARIANT_ADD(reject, window_r_negative) {
+	.sq = PROG(BUFS, RT_PASS(0, "A", -1, 0, "B", 0, 0) "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].a.r", .cmd = 0, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, window_c_negative) {
+	.sq = PROG(BUFS, PASS0 "," RT_ACC(0, "C", 0, -4)),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1].dst.c", .cmd = 1, .op = "acc", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, window_r_float) {
+	.sq = PROG(BUFS, RT_PASS(0, "A", 0, 0, "B", 4.0, 0) "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].b.r", .cmd = 0, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, window_r_beyond_int64) {
+	.sq = PROG(BUFS, RT_PASS(0, "A", 99999999999999999999, 0, "B", 0, 0) "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].a.r", .cmd = 0, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, window_buffer_unknown) {
+	.sq = PROG(BUFS, RT_PASS(0, "Z", 0, 0, "B", 0, 0) "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].a.buf", .cmd = 0, .op = "pass", .buf = "Z",
+};
+
+FIXTURE_VARIANT_ADD(reject, pass_a_on_i32) {
+	.sq = PROG(BUFS, RT_PASS(0, "C", 0, 0, "B", 0, 0) "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].a*", .cmd = 0, .op = "pass", .buf = "C",
+};
+
+FIXTURE_VARIANT_ADD(reject, pass_b_on_i32) {
+	.sq = PROG(BUFS, RT_PASS(0, "A", 0, 0, "C", 0, 0) "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].b*", .cmd = 0, .op = "pass", .buf = "C",
+};
 
 /* ---- passes and accs ---- */
 
-SCHEMA(pass_id_duplicate,
-       PROG(BUFS, PASS0 "," RT_PASS(0, "A", 0, 0, "B", 0, 0) "," ACC0 "," ACC0),
-       "commands[1].id", 1, "pass", NULL)
-SCHEMA(pass_id_negative, PROG(BUFS, RT_PASS(-1, "A", 0, 0, "B", 0, 0) "," RT_ACC(-1, "C", 0, 0)),
-       "commands[0].id", 0, "pass", NULL)
-SCHEMA(pass_id_true, PROG(BUFS, RT_PASS(true, "A", 0, 0, "B", 0, 0) "," ACC0),
-       "commands[0].id", 0, "pass", NULL)
-SCHEMA(pass_id_exponent, PROG(BUFS, RT_PASS(0e0, "A", 0, 0, "B", 0, 0) "," ACC0),
-       "commands[0].id", 0, "pass", NULL)
-SCHEMA(pass_never_consumed, PROG(BUFS, CMDS "," RT_PASS(1, "A", 0, 0, "B", 0, 0)),
-       NULL, 2, "pass", NULL)
-SCHEMA(pass_consumed_twice, PROG(BUFS, CMDS "," ACC0), "commands[2].pass", 2, "acc", NULL)
-SCHEMA(acc_before_its_pass, PROG(BUFS, ACC0 "," PASS0), "commands[0].pass", 0, "acc", NULL)
-SCHEMA(acc_unknown_pass, PROG(BUFS, PASS0 "," ACC0 "," RT_ACC(9, "C", 0, 0)),
-       "commands[2].pass", 2, "acc", NULL)
+FIXTURE_VARIANT_ADD(reject, pass_id_duplicate) {
+	.sq = PROG(BUFS, PASS0 "," RT_PASS(0, "A", 0, 0, "B", 0, 0) "," ACC0 "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1].id", .cmd = 1, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, pass_id_negative) {
+	.sq = PROG(BUFS, RT_PASS(-1, "A", 0, 0, "B", 0, 0) "," RT_ACC(-1, "C", 0, 0)),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].id", .cmd = 0, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, pass_id_true) {
+	.sq = PROG(BUFS, RT_PASS(true, "A", 0, 0, "B", 0, 0) "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].id", .cmd = 0, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, pass_id_exponent) {
+	.sq = PROG(BUFS, RT_PASS(0e0, "A", 0, 0, "B", 0, 0) "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].id", .cmd = 0, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, pass_never_consumed) {
+	.sq = PROG(BUFS, CMDS "," RT_PASS(1, "A", 0, 0, "B", 0, 0)),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = 2, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, pass_consumed_twice) {
+	.sq = PROG(BUFS, CMDS "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].pass", .cmd = 2, .op = "acc", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, acc_before_its_pass) {
+	.sq = PROG(BUFS, ACC0 "," PASS0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[0].pass", .cmd = 0, .op = "acc", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, acc_unknown_pass) {
+	.sq = PROG(BUFS, PASS0 "," ACC0 "," RT_ACC(9, "C", 0, 0)),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].pass", .cmd = 2, .op = "acc", .buf = NULL,
+};
 /* ids are unique among all passes, consumed or not */
-SCHEMA(pass_id_reused_after_consumed,
-       PROG(BUFS, CMDS "," PASS0 "," ACC0), "commands[2].id", 2, "pass", NULL)
-SCHEMA(acc_dst_rank1, PROG(BUFS, PASS0 "," RT_ACC(0, "bias", 0, 0)),
-       "commands[1].dst*", 1, "acc", "bias")
-SCHEMA(acc_dst_unknown, PROG(BUFS, PASS0 "," RT_ACC(0, "Z", 0, 0)),
-       "commands[1].dst.buf", 1, "acc", "Z")
-SCHEMA(acc_bias_rank2,
-       PROG(BUFS "," RT_CONST("b2", "i32", "[1,4]", "[[1,2,3,4]]"),
-	    PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b2'}"),
-       "commands[1].bias", 1, "acc", "b2")
-SCHEMA(acc_bias_too_short,
-       PROG(BUFS "," RT_CONST("b3", "i32", "[3]", "[1,2,3]"),
-	    PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b3'}"),
-       "commands[1].bias", 1, "acc", "b3")
-SCHEMA(acc_bias_unknown,
-       PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'Z'}"),
-       "commands[1].bias", 1, "acc", "Z")
-SCHEMA(epilogue_bias_too_short,
-       PROG(BUFS "," RT_CONST("b3", "i32", "[3]", "[1,2,3]"),
-	    CMDS ",{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'bias':'b3'}"),
-       "commands[2].bias", 2, "epilogue", "b3")
-SCHEMA(epilogue_dst_rank1,
-       PROG(BUFS, CMDS ",{'op':'epilogue','dst':" RT_WIN("bias", 0, 0) ",'relu':true}"),
-       "commands[2].dst*", 2, "epilogue", "bias")
-SCHEMA(alloc_unknown_buffer, PROG(BUFS, CMDS ",{'op':'alloc','buf':'Z'}"),
-       "commands[2].buf", 2, "alloc", "Z")
+FIXTURE_VARIANT_ADD(reject, pass_id_reused_after_consumed) {
+	.sq = PROG(BUFS, CMDS "," PASS0 "," ACC0),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].id", .cmd = 2, .op = "pass", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, acc_dst_rank1) {
+	.sq = PROG(BUFS, PASS0 "," RT_ACC(0, "bias", 0, 0)),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1].dst*", .cmd = 1, .op = "acc", .buf = "bias",
+};
+
+FIXTURE_VARIANT_ADD(reject, acc_dst_unknown) {
+	.sq = PROG(BUFS, PASS0 "," RT_ACC(0, "Z", 0, 0)),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1].dst.buf", .cmd = 1, .op = "acc", .buf = "Z",
+};
+
+FIXTURE_VARIANT_ADD(reject, acc_bias_rank2) {
+	.sq = PROG(BUFS "," RT_CONST("b2", "i32", "[1,4]", "[[1,2,3,4]]"),
+		PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b2'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = "b2",
+};
+
+FIXTURE_VARIANT_ADD(reject, acc_bias_too_short) {
+	.sq = PROG(BUFS "," RT_CONST("b3", "i32", "[3]", "[1,2,3]"),
+		PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b3'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = "b3",
+};
+
+FIXTURE_VARIANT_ADD(reject, acc_bias_unknown) {
+	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'Z'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = "Z",
+};
+
+FIXTURE_VARIANT_ADD(reject, epilogue_bias_too_short) {
+	.sq = PROG(BUFS "," RT_CONST("b3", "i32", "[3]", "[1,2,3]"),
+		CMDS ",{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'bias':'b3'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].bias", .cmd = 2, .op = "epilogue", .buf = "b3",
+};
+
+FIXTURE_VARIANT_ADD(reject, epilogue_dst_rank1) {
+	.sq = PROG(BUFS, CMDS ",{'op':'epilogue','dst':" RT_WIN("bias", 0, 0) ",'relu':true}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].dst*", .cmd = 2, .op = "epilogue", .buf = "bias",
+};
+
+FIXTURE_VARIANT_ADD(reject, alloc_unknown_buffer) {
+	.sq = PROG(BUFS, CMDS ",{'op':'alloc','buf':'Z'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].buf", .cmd = 2, .op = "alloc", .buf = "Z",
+};
 
 /* ---- host_add / host_relu shapes ---- */
 
@@ -443,25 +810,53 @@ TEST(host_shapes_valid)
 		TH_LOG("%s", err.message);
 }
 
-SCHEMA(host_add_shape_mismatch,
-       PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'Y'}"), NULL, 2, "host_add", NULL)
-SCHEMA(host_add_row_vector_is_not_broadcast,
-       PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'R'}"), NULL, 2, "host_add", NULL)
-SCHEMA(host_add_broadcast_wrong_length,
-       PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'v2'}"), NULL, 2, "host_add", NULL)
-SCHEMA(host_add_dst_shape_mismatch,
-       PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'Y','a':'X','b':'X'}"),
-       "commands[2].dst", 2, "host_add", "Y")
-SCHEMA(host_add_dst_rank1_for_broadcast,
-       PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'v3','a':'X','b':'v3'}"),
-       "commands[2].dst", 2, "host_add", "v3")
-SCHEMA(host_add_unknown_operand,
-       PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'Z'}"),
-       "commands[2].b", 2, "host_add", "Z")
-SCHEMA(host_relu_shape_mismatch,
-       PROG(XY_BUFS, CMDS ",{'op':'host_relu','dst':'Y','src':'X'}"), NULL, 2, "host_relu", NULL)
-SCHEMA(host_relu_rank_mismatch,
-       PROG(XY_BUFS, CMDS ",{'op':'host_relu','dst':'R','src':'v3'}"), NULL, 2, "host_relu", NULL)
+FIXTURE_VARIANT_ADD(reject, host_add_shape_mismatch) {
+	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'Y'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = 2, .op = "host_add", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, host_add_row_vector_is_not_broadcast) {
+	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'R'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = 2, .op = "host_add", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, host_add_broadcast_wrong_length) {
+	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'v2'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = 2, .op = "host_add", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, host_add_dst_shape_mismatch) {
+	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'Y','a':'X','b':'X'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].dst", .cmd = 2, .op = "host_add", .buf = "Y",
+};
+
+FIXTURE_VARIANT_ADD(reject, host_add_dst_rank1_for_broadcast) {
+	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'v3','a':'X','b':'v3'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].dst", .cmd = 2, .op = "host_add", .buf = "v3",
+};
+
+FIXTURE_VARIANT_ADD(reject, host_add_unknown_operand) {
+	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'Z'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "commands[2].b", .cmd = 2, .op = "host_add", .buf = "Z",
+};
+
+FIXTURE_VARIANT_ADD(reject, host_relu_shape_mismatch) {
+	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_relu','dst':'Y','src':'X'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = 2, .op = "host_relu", .buf = NULL,
+};
+
+FIXTURE_VARIANT_ADD(reject, host_relu_rank_mismatch) {
+	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_relu','dst':'R','src':'v3'}"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = 2, .op = "host_relu", .buf = NULL,
+};
 
 /* ---- JSON text ---- */
 
@@ -475,7 +870,11 @@ TEST(trailing_data)
 	ASSERT_EQ(2, err.column);
 }
 
-SCHEMA(trailing_second_value, PROG(BUFS, CMDS) " {}", NULL, -1, "", "")
+FIXTURE_VARIANT_ADD(reject, trailing_second_value) {
+	.sq = PROG(BUFS, CMDS) " {}",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = -1, .op = "", .buf = "",
+};
 
 TEST(trailing_whitespace_is_fine)
 {
@@ -502,8 +901,17 @@ TEST(truncated_json)
 	free(json);
 }
 
-SCHEMA(syntax_error, "{'format' 'ttpu'}", NULL, -1, "", "")
-SCHEMA(empty_text, "", NULL, -1, "", "")
+FIXTURE_VARIANT_ADD(reject, syntax_error) {
+	.sq = "{'format' 'ttpu'}",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = -1, .op = "", .buf = "",
+};
+
+FIXTURE_VARIANT_ADD(reject, empty_text) {
+	.sq = "",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = NULL, .cmd = -1, .op = "", .buf = "",
+};
 
 /* Far deeper than any parser stack should follow; must not crash. */
 TEST(deep_nesting)
@@ -559,84 +967,173 @@ static int load_run_err(const char *sq, struct ttpu_error *err)
 	return rc;
 }
 
-#define ESTIMATE(name, est, kind_, field) \
-	TEST(name) \
-	{ \
-		struct ttpu_error err; \
-		int rc = load_run_err(E_PROG(est), &err); \
-		ASSERT_ERROR_AT(kind_, rc, err, field, -1, "", ""); \
-	}
-#define ESTIMATE_OK(name, est) \
-	TEST(name) \
-	{ \
-		struct ttpu_error err; \
-		ASSERT_EQ(0, load_run_err(E_PROG(est), &err)) TH_LOG("%s", err.message); \
-	}
+/*
+ * A program with an estimate: a variant per estimate (FIXTURE_VARIANT_ADD(
+ * estimate, ...) below), accepted when it agrees with the commands, else
+ * failing with its kind at its field.
+ */
+FIXTURE(estimate) {
+	struct ttpu_error err;
+};
 
-ESTIMATE_OK(estimate_exact, E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.234375"))
-ESTIMATE_OK(estimate_passes_skipped_informational,
-	    E_EST("2", "7", "15", "30", E_HOPS, "30", "128", "0.234375"))
-ESTIMATE_OK(estimate_utilization_within_tolerance,
-	    E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.2343750000001"))
-ESTIMATE_OK(estimate_host_ops_zero_keys,
-	    E_EST("2", "0", "15", "30",
-		  "{'alloc':1,'acc':2,'epilogue':0,'host_add':0,'host_relu':0}",
-		  "30", "128", "0.234375"))
-ESTIMATE(estimate_passes_mismatch,
-	 E_EST("3", "0", "15", "30", E_HOPS, "30", "128", "0.234375"),
-	 TTPU_ESTIMATE_MISMATCH, "estimate.passes")
-ESTIMATE(estimate_cycles_per_pass_mismatch,
-	 E_EST("2", "0", "16", "30", E_HOPS, "30", "128", "0.234375"),
-	 TTPU_ESTIMATE_MISMATCH, "estimate.cycles_per_pass")
-ESTIMATE(estimate_rtl_cycles_mismatch,
-	 E_EST("2", "0", "15", "29", E_HOPS, "30", "128", "0.234375"),
-	 TTPU_ESTIMATE_MISMATCH, "estimate.rtl_cycles")
-ESTIMATE(estimate_host_ops_mismatch,
-	 E_EST("2", "0", "15", "30", "{'alloc':1,'acc':3}", "30", "128", "0.234375"),
-	 TTPU_ESTIMATE_MISMATCH, "estimate.host_ops.acc")
-ESTIMATE(estimate_host_ops_missing_key_means_zero,
-	 E_EST("2", "0", "15", "30", "{'acc':2}", "30", "128", "0.234375"),
-	 TTPU_ESTIMATE_MISMATCH, "estimate.host_ops.alloc")
-ESTIMATE(estimate_host_ops_extra_count,
-	 E_EST("2", "0", "15", "30", "{'alloc':1,'acc':2,'host_relu':1}", "30", "128", "0.234375"),
-	 TTPU_ESTIMATE_MISMATCH, "estimate.host_ops.host_relu")
-ESTIMATE(estimate_useful_macs_mismatch,
-	 E_EST("2", "0", "15", "30", E_HOPS, "128", "128", "0.234375"),
-	 TTPU_ESTIMATE_MISMATCH, "estimate.useful_macs")
-ESTIMATE(estimate_capacity_macs_mismatch,
-	 E_EST("2", "0", "15", "30", E_HOPS, "30", "64", "0.234375"),
-	 TTPU_ESTIMATE_MISMATCH, "estimate.capacity_macs")
-ESTIMATE(estimate_utilization_mismatch,
-	 E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.2344"),
-	 TTPU_ESTIMATE_MISMATCH, "estimate.utilization")
-ESTIMATE(estimate_key_missing, "'passes':2", TTPU_SCHEMA_ERROR, "estimate")
-ESTIMATE(estimate_unknown_key,
-	 E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.234375") ",'bogus':1",
-	 TTPU_SCHEMA_ERROR, "estimate")
-ESTIMATE(estimate_host_ops_unknown_key,
-	 E_EST("2", "0", "15", "30", "{'alloc':1,'acc':2,'pass':2}", "30", "128", "0.234375"),
-	 TTPU_SCHEMA_ERROR, "estimate.host_ops")
-ESTIMATE(estimate_passes_string,
-	 E_EST("'2'", "0", "15", "30", E_HOPS, "30", "128", "0.234375"),
-	 TTPU_SCHEMA_ERROR, "estimate.passes")
-ESTIMATE(estimate_passes_negative,
-	 E_EST("-2", "0", "15", "30", E_HOPS, "30", "128", "0.234375"),
-	 TTPU_SCHEMA_ERROR, "estimate.passes")
-ESTIMATE(estimate_passes_float,
-	 E_EST("2.0", "0", "15", "30", E_HOPS, "30", "128", "0.234375"),
-	 TTPU_SCHEMA_ERROR, "estimate.passes")
-ESTIMATE(estimate_host_ops_not_object,
-	 E_EST("2", "0", "15", "30", "[1]", "30", "128", "0.234375"),
-	 TTPU_SCHEMA_ERROR, "estimate.host_ops")
-ESTIMATE(estimate_host_ops_count_string,
-	 E_EST("2", "0", "15", "30", "{'alloc':1,'acc':'2'}", "30", "128", "0.234375"),
-	 TTPU_SCHEMA_ERROR, "estimate.host_ops.acc")
-ESTIMATE(estimate_utilization_string,
-	 E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "'0.2'"),
-	 TTPU_SCHEMA_ERROR, "estimate.utilization")
+FIXTURE_VARIANT(estimate) {
+	const char *sq;			/* the program (E_PROG) */
+	enum ttpu_error_kind kind;	/* TTPU_OK: the estimate is accepted */
+	const char *field;
+};
 
-SCHEMA(estimate_is_array, "{" HDR ",'buffers':{" E_BUFS "},'inputs':[],'outputs':['C'],"
-       "'commands':[" E_CMDS "],'estimate':[]}", "estimate", -1, "", "")
+FIXTURE_SETUP(estimate)
+{
+	memset(&self->err, 0, sizeof(self->err));
+}
+
+FIXTURE_TEARDOWN(estimate)
+{
+}
+
+TEST_F(estimate, checked)
+{
+	int rc = load_run_err(variant->sq, &self->err);
+
+	if (variant->kind == TTPU_OK) {
+		ASSERT_EQ(0, rc) TH_LOG("%s", self->err.message);
+	} else {
+		ASSERT_ERROR_AT(variant->kind, rc, self->err, variant->field, -1, "", "");
+	}
+}
+
+FIXTURE_VARIANT_ADD(estimate, exact) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.234375")),
+};
+
+FIXTURE_VARIANT_ADD(estimate, passes_skipped_informational) {
+	.sq = E_PROG(E_EST("2", "7", "15", "30", E_HOPS, "30", "128", "0.234375")),
+};
+
+FIXTURE_VARIANT_ADD(estimate, utilization_within_tolerance) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.2343750000001")),
+};
+
+FIXTURE_VARIANT_ADD(estimate, host_ops_zero_keys) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30",
+		"{'alloc':1,'acc':2,'epilogue':0,'host_add':0,'host_relu':0}",
+		"30", "128", "0.234375")),
+};
+
+FIXTURE_VARIANT_ADD(estimate, passes_mismatch) {
+	.sq = E_PROG(E_EST("3", "0", "15", "30", E_HOPS, "30", "128", "0.234375")),
+	.kind = TTPU_ESTIMATE_MISMATCH,
+	.field = "estimate.passes",
+};
+
+FIXTURE_VARIANT_ADD(estimate, cycles_per_pass_mismatch) {
+	.sq = E_PROG(E_EST("2", "0", "16", "30", E_HOPS, "30", "128", "0.234375")),
+	.kind = TTPU_ESTIMATE_MISMATCH,
+	.field = "estimate.cycles_per_pass",
+};
+
+FIXTURE_VARIANT_ADD(estimate, rtl_cycles_mismatch) {
+	.sq = E_PROG(E_EST("2", "0", "15", "29", E_HOPS, "30", "128", "0.234375")),
+	.kind = TTPU_ESTIMATE_MISMATCH,
+	.field = "estimate.rtl_cycles",
+};
+
+FIXTURE_VARIANT_ADD(estimate, host_ops_mismatch) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'alloc':1,'acc':3}", "30", "128", "0.234375")),
+	.kind = TTPU_ESTIMATE_MISMATCH,
+	.field = "estimate.host_ops.acc",
+};
+
+FIXTURE_VARIANT_ADD(estimate, host_ops_missing_key_means_zero) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'acc':2}", "30", "128", "0.234375")),
+	.kind = TTPU_ESTIMATE_MISMATCH,
+	.field = "estimate.host_ops.alloc",
+};
+
+FIXTURE_VARIANT_ADD(estimate, host_ops_extra_count) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'alloc':1,'acc':2,'host_relu':1}", "30", "128", "0.234375")),
+	.kind = TTPU_ESTIMATE_MISMATCH,
+	.field = "estimate.host_ops.host_relu",
+};
+
+FIXTURE_VARIANT_ADD(estimate, useful_macs_mismatch) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "128", "128", "0.234375")),
+	.kind = TTPU_ESTIMATE_MISMATCH,
+	.field = "estimate.useful_macs",
+};
+
+FIXTURE_VARIANT_ADD(estimate, capacity_macs_mismatch) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "64", "0.234375")),
+	.kind = TTPU_ESTIMATE_MISMATCH,
+	.field = "estimate.capacity_macs",
+};
+
+FIXTURE_VARIANT_ADD(estimate, utilization_mismatch) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.2344")),
+	.kind = TTPU_ESTIMATE_MISMATCH,
+	.field = "estimate.utilization",
+};
+
+FIXTURE_VARIANT_ADD(estimate, key_missing) {
+	.sq = E_PROG("'passes':2"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate",
+};
+
+FIXTURE_VARIANT_ADD(estimate, unknown_key) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.234375") ",'bogus':1"),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate",
+};
+
+FIXTURE_VARIANT_ADD(estimate, host_ops_unknown_key) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'alloc':1,'acc':2,'pass':2}", "30", "128", "0.234375")),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate.host_ops",
+};
+
+FIXTURE_VARIANT_ADD(estimate, passes_string) {
+	.sq = E_PROG(E_EST("'2'", "0", "15", "30", E_HOPS, "30", "128", "0.234375")),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate.passes",
+};
+
+FIXTURE_VARIANT_ADD(estimate, passes_negative) {
+	.sq = E_PROG(E_EST("-2", "0", "15", "30", E_HOPS, "30", "128", "0.234375")),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate.passes",
+};
+
+FIXTURE_VARIANT_ADD(estimate, passes_float) {
+	.sq = E_PROG(E_EST("2.0", "0", "15", "30", E_HOPS, "30", "128", "0.234375")),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate.passes",
+};
+
+FIXTURE_VARIANT_ADD(estimate, host_ops_not_object) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", "[1]", "30", "128", "0.234375")),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate.host_ops",
+};
+
+FIXTURE_VARIANT_ADD(estimate, host_ops_count_string) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'alloc':1,'acc':'2'}", "30", "128", "0.234375")),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate.host_ops.acc",
+};
+
+FIXTURE_VARIANT_ADD(estimate, utilization_string) {
+	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "'0.2'")),
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate.utilization",
+};
+
+FIXTURE_VARIANT_ADD(reject, estimate_is_array) {
+	.sq = "{" HDR ",'buffers':{" E_BUFS "},'inputs':[],'outputs':['C'],"
+		"'commands':[" E_CMDS "],'estimate':[]}",
+	.kind = TTPU_SCHEMA_ERROR,
+	.field = "estimate", .cmd = -1, .op = "", .buf = "",
+};
 
 /* utilization is 0 when there are no passes (not NaN) */
 TEST(estimate_no_passes)
