@@ -85,6 +85,34 @@ static inline char *cli_request(const char *program, const char *inputs)
 	return req;
 }
 
+/*
+ * The @n arguments of @args (stopping at a NULL) into @argv, NULL-terminated:
+ * "@name" becomes the path of test program @name and "OUT" becomes @out.
+ * The paths made are copies in @owned (@n slots, NULL when unused), which
+ * cli_args_free() frees.
+ */
+static inline void cli_args(const char *const *args, size_t n, const char *out,
+			    const char **argv, char **owned)
+{
+	size_t i;
+
+	for (i = 0; i < n && args[i]; i++) {
+		owned[i] = NULL;
+		if (args[i][0] == '@')
+			owned[i] = strdup(cli_data(args[i] + 1));
+		argv[i] = owned[i] ? owned[i] : !strcmp(args[i], "OUT") && out ? out : args[i];
+	}
+	for (size_t j = i; j < n; j++)
+		owned[j] = NULL;
+	argv[i] = NULL;
+}
+
+static inline void cli_args_free(char **owned, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(owned[i]);
+}
+
 /* A fresh directory under $TMPDIR for one test's files. */
 static inline char *cli_tmpdir(void)
 {

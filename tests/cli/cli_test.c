@@ -116,6 +116,127 @@ static void request_fails(struct __test_metadata *_metadata, const char *req,
 	proc_result_free(&r);
 }
 
+/* ---- runs that fail: arguments and stdin, exit status and kind ---------- */
+
+/*
+ * ttpu-run with @args (and @in on stdin) fails with exit status @status and
+ * error @kind (check_error: the JSON error on stdout, one line on stderr),
+ * its stderr naming @says when given.
+ */
+FIXTURE(fails) {
+	struct proc_result r;
+};
+
+FIXTURE_VARIANT(fails) {
+	const char *args[6];	/* "@name" is tests/cli/data/name */
+	const char *in;		/* stdin, or NULL: /dev/null */
+	int status;
+	const char *kind;
+	const char *says;	/* on stderr, or NULL */
+};
+
+FIXTURE_SETUP(fails)
+{
+	memset(&self->r, 0, sizeof(self->r));
+}
+
+FIXTURE_TEARDOWN(fails)
+{
+	proc_result_free(&self->r);
+}
+
+TEST_F(fails, with_its_kind)
+{
+	const char *args[PROC_MAX_ARGS];
+	char *owned[6];
+
+	cli_args(variant->args, 6, NULL, args, owned);
+	ASSERT_EQ(0, proc_run_ttpu(args, &(struct proc_opts){ .stdin_text = variant->in },
+				   &self->r));
+	cli_args_free(owned, 6);
+	check_error(_metadata, &self->r, variant->kind, variant->status);
+	if (variant->says) {
+		ASSERT_NE(NULL, strstr(self->r.err, variant->says)) TH_LOG("%s", self->r.err);
+	}
+}
+
+FIXTURE_VARIANT_ADD(fails, empty_stdin) {
+	.args = { "--engine", "software" }, .in = "",
+	.status = 1, .kind = "SchemaError", .says = "empty request on stdin",
+};
+
+FIXTURE_VARIANT_ADD(fails, blank_stdin) {
+	.args = { "--engine", "software" }, .in = " \n\t\r\n",
+	.status = 1, .kind = "SchemaError", .says = "empty request on stdin",
+};
+
+FIXTURE_VARIANT_ADD(fails, request_malformed_json) {
+	.args = { "--engine", "software" }, .in = "{\"program\": {\"format\": \"ttpu\",, }",
+	.status = 1, .kind = "SchemaError",
+};
+
+FIXTURE_VARIANT_ADD(fails, request_not_an_object) {
+	.args = { "--engine", "software" }, .in = "[1, 2, 3]\n",
+	.status = 1, .kind = "SchemaError",
+};
+
+FIXTURE_VARIANT_ADD(fails, request_program_wrong_type) {
+	.args = { "--engine", "software" }, .in = "{\"program\": 5, \"inputs\": {}}",
+	.status = 1, .kind = "SchemaError",
+};
+
+FIXTURE_VARIANT_ADD(fails, file_inputs_option_missing) {
+	.args = { "@tiny.json", "--engine", "software" },
+	.status = 1, .kind = "InputError", .says = "--inputs",
+};
+
+FIXTURE_VARIANT_ADD(fails, missing_program_file) {
+	.args = { "/nonexistent/ttpu/program.json" },
+	.status = 3, .kind = "SystemError", .says = "/nonexistent/ttpu/program.json",
+};
+
+FIXTURE_VARIANT_ADD(fails, missing_inputs_file) {
+	.args = { "@tiny.json", "--inputs", "/nonexistent/ttpu/inputs.json" },
+	.status = 3, .kind = "SystemError",
+};
+
+FIXTURE_VARIANT_ADD(fails, program_is_a_directory) {
+	.args = { "/" }, .status = 3, .kind = "SystemError",
+};
+
+FIXTURE_VARIANT_ADD(fails, engine_npukit_missing_device) {
+	.args = { "--engine", "npukit", "--device", "/nonexistent/npukit0", "@noinputs.json" },
+	.status = 3, .kind = "DeviceError",
+};
+
+FIXTURE_VARIANT_ADD(fails, usage_engine_bogus) {
+	.args = { "--engine", "bogus", "@noinputs.json" },
+	.status = 2, .kind = "UsageError", .says = "bogus",
+};
+
+FIXTURE_VARIANT_ADD(fails, usage_unknown_long_option) {
+	.args = { "--frobnicate", "@noinputs.json" },
+	.status = 2, .kind = "UsageError", .says = "--frobnicate",
+};
+
+FIXTURE_VARIANT_ADD(fails, usage_unknown_short_option) {
+	.args = { "-x", "@noinputs.json" },
+	.status = 2, .kind = "UsageError", .says = "-x",
+};
+
+FIXTURE_VARIANT_ADD(fails, usage_missing_argument) {
+	.args = { "@noinputs.json", "--engine" }, .status = 2, .kind = "UsageError",
+};
+
+FIXTURE_VARIANT_ADD(fails, usage_two_programs) {
+	.args = { "@noinputs.json", "@tiny.json" }, .status = 2, .kind = "UsageError",
+};
+
+FIXTURE_VARIANT_ADD(fails, usage_inputs_with_request) {
+	.args = { "--inputs", "@tiny-inputs.json" }, .in = "{}",
+	.status = 2, .kind = "UsageError",
+};
+
 /* ---- the protocol: a request on stdin ---------------------------------- */
 
 TEST(protocol_request_on_stdin)
@@ -159,33 +280,6 @@ TEST(protocol_default_engine_auto)
 	free(req);
 }
 
-TEST(empty_stdin)
-{
-	struct proc_result r;
-
-	RUN_CLI(&r, "", "--engine", "software");
-	check_error(_metadata, &r, "SchemaError", 1);
-	ASSERT_NE(NULL, strstr(cli_get_string(r.json, "error.message"),
-			       "empty request on stdin"));
-	proc_result_free(&r);
-}
-
-TEST(blank_stdin)
-{
-	struct proc_result r;
-
-	RUN_CLI(&r, " \n\t\r\n", "--engine", "software");
-	check_error(_metadata, &r, "SchemaError", 1);
-	ASSERT_NE(NULL, strstr(cli_get_string(r.json, "error.message"),
-			       "empty request on stdin"));
-	proc_result_free(&r);
-}
-
-TEST(request_malformed_json)
-{
-	request_fails(_metadata, "{\"program\": {\"format\": \"ttpu\",, }", "SchemaError");
-}
-
 TEST(request_truncated)
 {
 	char *req = cli_request("tiny.json", "tiny-inputs.json");
@@ -216,16 +310,6 @@ TEST(request_second_document)
 	request_fails(_metadata, bad, "SchemaError");
 	free(bad);
 	free(req);
-}
-
-TEST(request_not_an_object)
-{
-	request_fails(_metadata, "[1, 2, 3]\n", "SchemaError");
-}
-
-TEST(request_program_wrong_type)
-{
-	request_fails(_metadata, "{\"program\": 5, \"inputs\": {}}", "SchemaError");
 }
 
 TEST(request_unknown_key)
@@ -298,16 +382,6 @@ TEST(file_without_inputs)
 	proc_result_free(&r);
 }
 
-TEST(file_inputs_option_missing)
-{
-	struct proc_result r;
-
-	RUN_CLI(&r, NULL, cli_data("tiny.json"), "--engine", "software");
-	check_error(_metadata, &r, "InputError", 1);
-	ASSERT_NE(NULL, strstr(cli_get_string(r.json, "error.message"), "--inputs"));
-	proc_result_free(&r);
-}
-
 TEST(engine_software)
 {
 	struct proc_result r;
@@ -326,35 +400,130 @@ TEST(engine_software)
 	proc_result_free(&r);
 }
 
-TEST(missing_program_file)
-{
-	struct proc_result r;
+/* ---- bad inputs and programs in file mode ----------------------------- */
 
-	RUN_CLI(&r, NULL, "/nonexistent/ttpu/program.json");
-	check_error(_metadata, &r, "SystemError", 3);
-	ASSERT_NE(NULL, strstr(r.err, "/nonexistent/ttpu/program.json"));
-	proc_result_free(&r);
+/* tiny.json with inputs text @inputs: an InputError (tiny_with_inputs). */
+FIXTURE(bad_inputs) {
+};
+
+FIXTURE_VARIANT(bad_inputs) {
+	const char *inputs;
+};
+
+FIXTURE_SETUP(bad_inputs)
+{
 }
 
-TEST(missing_inputs_file)
+FIXTURE_TEARDOWN(bad_inputs)
 {
-	struct proc_result r;
-	char tiny[4096];
-
-	snprintf(tiny, sizeof(tiny), "%s", cli_data("tiny.json"));
-	RUN_CLI(&r, NULL, tiny, "--inputs", "/nonexistent/ttpu/inputs.json");
-	check_error(_metadata, &r, "SystemError", 3);
-	proc_result_free(&r);
 }
 
-TEST(program_is_a_directory)
+TEST_F(bad_inputs, input_error)
 {
-	struct proc_result r;
-
-	RUN_CLI(&r, NULL, "/");
-	check_error(_metadata, &r, "SystemError", 3);
-	proc_result_free(&r);
+	tiny_with_inputs(_metadata, variant->inputs, "InputError");
 }
+
+FIXTURE_VARIANT_ADD(bad_inputs, missing) {
+	.inputs = "{}",
+};
+
+FIXTURE_VARIANT_ADD(bad_inputs, extra) {
+	.inputs = "{\"A\": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]], \"B\": [1]}",
+};
+
+FIXTURE_VARIANT_ADD(bad_inputs, out_of_range) {
+	.inputs = "{\"A\": [[0,0,0,0],[0,128,0,0],[0,0,0,0],[0,0,0,0]]}",
+};
+
+FIXTURE_VARIANT_ADD(bad_inputs, mis_shaped) {
+	.inputs = "{\"A\": [[0,0,0,0],[0,0,0,0],[0,0,0,0]]}",
+};
+
+FIXTURE_VARIANT_ADD(bad_inputs, wrong_type) {
+	.inputs = "{\"A\": \"abc\"}",
+};
+
+FIXTURE_VARIANT_ADD(bad_inputs, fraction) {
+	.inputs = "{\"A\": [[0,0,0,0],[0,2.0,0,0],[0,0,0,0],[0,0,0,0]]}",
+};
+
+FIXTURE_VARIANT_ADD(bad_inputs, exponent) {
+	.inputs = "{\"A\": [[0,0,0,0],[0,1e2,0,0],[0,0,0,0],[0,0,0,0]]}",
+};
+
+FIXTURE_VARIANT_ADD(bad_inputs, boolean) {
+	.inputs = "{\"A\": [[0,0,0,0],[0,true,0,0],[0,0,0,0],[0,0,0,0]]}",
+};
+
+FIXTURE_VARIANT_ADD(bad_inputs, number_beyond_int64) {
+	.inputs = "{\"A\": [[0,0,0,0],[0,99999999999999999999,0,0],[0,0,0,0],[0,0,0,0]]}",
+};
+
+FIXTURE_VARIANT_ADD(bad_inputs, trailing_garbage) {
+	.inputs = "{\"A\": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]} {}",
+};
+
+/*
+ * Test program @file with its first @from replaced by @to (and tiny's
+ * inputs when @with_inputs): a SchemaError.
+ */
+FIXTURE(bad_program) {
+	char *dir;
+	char *path;
+	struct proc_result r;
+};
+
+FIXTURE_VARIANT(bad_program) {
+	const char *file;
+	const char *from;
+	const char *to;
+	bool with_inputs;
+};
+
+FIXTURE_SETUP(bad_program)
+{
+	memset(&self->r, 0, sizeof(self->r));
+	self->dir = NULL;
+	self->path = edited(_metadata, &self->dir, variant->file, variant->from, variant->to);
+}
+
+FIXTURE_TEARDOWN(bad_program)
+{
+	proc_result_free(&self->r);
+	free(self->path);
+	cli_rmdir(self->dir);
+}
+
+TEST_F(bad_program, schema_error)
+{
+	char in[4096];
+
+	snprintf(in, sizeof(in), "%s", cli_data("tiny-inputs.json"));
+	if (variant->with_inputs) {
+		RUN_CLI(&self->r, NULL, self->path, "--inputs", in);
+	} else {
+		RUN_CLI(&self->r, NULL, self->path);
+	}
+	check_error(_metadata, &self->r, "SchemaError", 1);
+}
+
+FIXTURE_VARIANT_ADD(bad_program, trailing_garbage) {
+	.file = "noinputs.json",
+	.from = "\"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]\n}",
+	.to = "\"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]\n}}",
+};
+
+FIXTURE_VARIANT_ADD(bad_program, wrong_type) {
+	.file = "noinputs.json", .from = "\"tile\": 4", .to = "\"tile\": \"4\"",
+};
+
+FIXTURE_VARIANT_ADD(bad_program, number_beyond_int64) {
+	.file = "noinputs.json", .from = "[5, -7, 0]", .to = "[5, 99999999999999999999, 0]",
+};
+
+FIXTURE_VARIANT_ADD(bad_program, fraction) {
+	.file = "tiny.json", .from = "\"r\": 0", .to = "\"r\": 0.5", .with_inputs = true,
+};
 
 TEST(program_truncated)
 {
@@ -369,61 +538,6 @@ TEST(program_truncated)
 	proc_result_free(&r);
 	free(path);
 	free(text);
-	cli_rmdir(dir);
-}
-
-TEST(program_trailing_garbage)
-{
-	struct proc_result r;
-	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
-				  "\"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]\n}",
-				  "\"host_relu\", \"dst\": \"Y\", \"src\": \"X\"}]\n}}");
-
-	RUN_CLI(&r, NULL, path);
-	check_error(_metadata, &r, "SchemaError", 1);
-	proc_result_free(&r);
-	free(path);
-	cli_rmdir(dir);
-}
-
-TEST(program_wrong_type)
-{
-	struct proc_result r;
-	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
-				  "\"tile\": 4", "\"tile\": \"4\"");
-
-	RUN_CLI(&r, NULL, path);
-	check_error(_metadata, &r, "SchemaError", 1);
-	proc_result_free(&r);
-	free(path);
-	cli_rmdir(dir);
-}
-
-TEST(program_number_beyond_int64)
-{
-	struct proc_result r;
-	char *dir, *path = edited(_metadata, &dir, "noinputs.json",
-				  "[5, -7, 0]", "[5, 99999999999999999999, 0]");
-
-	RUN_CLI(&r, NULL, path);
-	check_error(_metadata, &r, "SchemaError", 1);
-	proc_result_free(&r);
-	free(path);
-	cli_rmdir(dir);
-}
-
-TEST(program_fraction)
-{
-	struct proc_result r;
-	char *dir, *path = edited(_metadata, &dir, "tiny.json",
-				  "\"r\": 0", "\"r\": 0.5");
-	char in[4096];
-
-	snprintf(in, sizeof(in), "%s", cli_data("tiny-inputs.json"));
-	RUN_CLI(&r, NULL, path, "--inputs", in);
-	check_error(_metadata, &r, "SchemaError", 1);
-	proc_result_free(&r);
-	free(path);
 	cli_rmdir(dir);
 }
 
@@ -446,71 +560,6 @@ TEST(program_deep_nesting)
 	free(path);
 	free(deep);
 	cli_rmdir(dir);
-}
-
-TEST(inputs_missing)
-{
-	tiny_with_inputs(_metadata, "{}", "InputError");
-}
-
-TEST(inputs_extra)
-{
-	tiny_with_inputs(_metadata,
-			 "{\"A\": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]], \"B\": [1]}",
-			 "InputError");
-}
-
-TEST(inputs_out_of_range)
-{
-	tiny_with_inputs(_metadata,
-			 "{\"A\": [[0,0,0,0],[0,128,0,0],[0,0,0,0],[0,0,0,0]]}",
-			 "InputError");
-}
-
-TEST(inputs_mis_shaped)
-{
-	tiny_with_inputs(_metadata, "{\"A\": [[0,0,0,0],[0,0,0,0],[0,0,0,0]]}",
-			 "InputError");
-}
-
-TEST(inputs_wrong_type)
-{
-	tiny_with_inputs(_metadata, "{\"A\": \"abc\"}", "InputError");
-}
-
-TEST(inputs_fraction)
-{
-	tiny_with_inputs(_metadata,
-			 "{\"A\": [[0,0,0,0],[0,2.0,0,0],[0,0,0,0],[0,0,0,0]]}",
-			 "InputError");
-}
-
-TEST(inputs_exponent)
-{
-	tiny_with_inputs(_metadata,
-			 "{\"A\": [[0,0,0,0],[0,1e2,0,0],[0,0,0,0],[0,0,0,0]]}",
-			 "InputError");
-}
-
-TEST(inputs_boolean)
-{
-	tiny_with_inputs(_metadata,
-			 "{\"A\": [[0,0,0,0],[0,true,0,0],[0,0,0,0],[0,0,0,0]]}",
-			 "InputError");
-}
-
-TEST(inputs_number_beyond_int64)
-{
-	tiny_with_inputs(_metadata,
-			 "{\"A\": [[0,0,0,0],[0,99999999999999999999,0,0],[0,0,0,0],[0,0,0,0]]}",
-			 "InputError");
-}
-
-TEST(inputs_trailing_garbage)
-{
-	tiny_with_inputs(_metadata,
-			 "{\"A\": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]} {}",
-			 "InputError");
 }
 
 TEST(inputs_deep_nesting)
@@ -976,16 +1025,6 @@ TEST(stats_not_on_failure)
 
 /* ---- engines ----------------------------------------------------------- */
 
-TEST(engine_npukit_missing_device)
-{
-	struct proc_result r;
-
-	RUN_CLI(&r, NULL, "--engine", "npukit", "--device", "/nonexistent/npukit0",
-		cli_data("noinputs.json"));
-	check_error(_metadata, &r, "DeviceError", 3);
-	proc_result_free(&r);
-}
-
 TEST(engine_npukit_default_node)
 {
 	struct proc_result r;
@@ -1010,65 +1049,6 @@ TEST(engine_auto_missing_device_falls_back)
 }
 
 /* ---- usage ------------------------------------------------------------- */
-
-TEST(usage_engine_bogus)
-{
-	struct proc_result r;
-
-	RUN_CLI(&r, NULL, "--engine", "bogus", cli_data("noinputs.json"));
-	check_error(_metadata, &r, "UsageError", 2);
-	ASSERT_NE(NULL, strstr(r.err, "bogus"));
-	proc_result_free(&r);
-}
-
-TEST(usage_unknown_long_option)
-{
-	struct proc_result r;
-
-	RUN_CLI(&r, NULL, "--frobnicate", cli_data("noinputs.json"));
-	check_error(_metadata, &r, "UsageError", 2);
-	ASSERT_NE(NULL, strstr(r.err, "--frobnicate"));
-	proc_result_free(&r);
-}
-
-TEST(usage_unknown_short_option)
-{
-	struct proc_result r;
-
-	RUN_CLI(&r, NULL, "-x", cli_data("noinputs.json"));
-	check_error(_metadata, &r, "UsageError", 2);
-	ASSERT_NE(NULL, strstr(r.err, "-x"));
-	proc_result_free(&r);
-}
-
-TEST(usage_missing_argument)
-{
-	struct proc_result r;
-
-	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "--engine");
-	check_error(_metadata, &r, "UsageError", 2);
-	proc_result_free(&r);
-}
-
-TEST(usage_two_programs)
-{
-	struct proc_result r;
-	char a[4096];
-
-	snprintf(a, sizeof(a), "%s", cli_data("noinputs.json"));
-	RUN_CLI(&r, NULL, a, cli_data("tiny.json"));
-	check_error(_metadata, &r, "UsageError", 2);
-	proc_result_free(&r);
-}
-
-TEST(usage_inputs_with_request)
-{
-	struct proc_result r;
-
-	RUN_CLI(&r, "{}", "--inputs", cli_data("tiny-inputs.json"));
-	check_error(_metadata, &r, "UsageError", 2);
-	proc_result_free(&r);
-}
 
 TEST(help)
 {

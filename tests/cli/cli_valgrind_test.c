@@ -150,29 +150,21 @@ static char *vg_stdin_text(enum vg_stdin in)
 TEST_F_TIMEOUT(valgrind, clean, 120)
 {
 	const char *args[PROC_MAX_ARGS];
-	char *owned[8] = { 0 }, *text, *log, *vg_log;
+	char *owned[8], *text, *log, *vg_log, *out;
 	struct proc_result r;
-	int i;
 
 	if (!self->dir)
 		return;	/* skipped in setup */
-	for (i = 0; i < 8 && variant->args[i]; i++) {
-		const char *a = variant->args[i];
-
-		if (a[0] == '@')
-			owned[i] = strdup(cli_data(a + 1));
-		else if (!strcmp(a, "OUT"))
-			owned[i] = cli_path(self->dir, "out.json");
-		args[i] = owned[i] ? owned[i] : a;
-	}
-	args[i] = NULL;
+	out = cli_path(self->dir, "out.json");
+	ASSERT_NE(NULL, out);
+	cli_args(variant->args, 8, out, args, owned);
 	text = vg_stdin_text(variant->in);
 	if (variant->in != VG_NONE)
 		ASSERT_NE(NULL, text);
 	vg_log = cli_path(self->dir, "valgrind.log");
 	ASSERT_NE(NULL, vg_log);
 	ASSERT_EQ(0, proc_run_ttpu(args, &(struct proc_opts){ .stdin_text = text,
-							 .valgrind_log = vg_log }, &r));
+							      .valgrind_log = vg_log }, &r));
 	if (r.status == 99) {
 		log = test_slurp(vg_log, NULL);
 		TH_LOG("valgrind found errors:\n%s", log ? log : "(no log)");
@@ -197,8 +189,8 @@ TEST_F_TIMEOUT(valgrind, clean, 120)
 	}
 	proc_result_free(&r);
 	free(text);
-	for (i = 0; i < 8; i++)
-		free(owned[i]);
+	free(out);
+	cli_args_free(owned, 8);
 }
 
 TEST_HARNESS_MAIN
