@@ -10,6 +10,7 @@
 
 #include "kselftest_harness.h"
 #include "rt.h"
+#include "rt_program.h"
 
 /*
  * A (input) and B (const), both i8 [4,4]:
@@ -22,37 +23,9 @@
 	RT_BUF("C", "i32", "[4,4]", "temp")
 #define IN_A "{'A':[[1,2,3,4],[-1,0,1,2],[5,-6,7,-8],[0,1,0,-1]]}"
 
-/*
- * One program, run on its inputs, and the values one output must hold: a
- * variant per command and option (FIXTURE_VARIANT_ADD below), all checked
- * by TEST_F(command, computes).
- */
-FIXTURE(command) {
-	ttpu_result *res;
-};
+/* Each command and option: a program, its inputs, the output it computes. */
 
-FIXTURE_VARIANT(command) {
-	const char *prog;	/* single-quoted JSON (RT_PROG) */
-	const char *inputs;	/* single-quoted JSON, or NULL: none */
-	const char *output;	/* the output checked */
-	int32_t want[16];	/* its values, row-major */
-	size_t n;
-};
-
-/* .want and its count, from one list of values. */
-#define WANT(...) .want = { __VA_ARGS__ }, .n = RT_N(((int32_t[]){ __VA_ARGS__ }))
-
-FIXTURE_SETUP(command)
-{
-	self->res = NULL;
-}
-
-FIXTURE_TEARDOWN(command)
-{
-	ttpu_result_free(self->res);
-}
-
-FIXTURE_VARIANT_ADD(command, alloc_zeroes_a_buffer) {
+FIXTURE_VARIANT_ADD(program, alloc_zeroes_a_buffer) {
 	.prog = RT_PROG(RT_CONST("C", "i32", "[2,3]", "[[1,2,3],[4,5,6]]"),
 			"", "'C'", "{'op':'alloc','buf':'C'}"),
 	.output = "C",
@@ -60,7 +33,7 @@ FIXTURE_VARIANT_ADD(command, alloc_zeroes_a_buffer) {
 };
 
 /* alloc between two accs into one window restarts the sum. */
-FIXTURE_VARIANT_ADD(command, alloc_between_accs_restarts_the_sum) {
+FIXTURE_VARIANT_ADD(program, alloc_between_accs_restarts_the_sum) {
 	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
 			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
 			RT_PASS(1, "A", 0, 0, "B", 0, 0) ","
@@ -72,7 +45,7 @@ FIXTURE_VARIANT_ADD(command, alloc_between_accs_restarts_the_sum) {
 	WANT(9, 8, 0, 6, 1, 4, 0, 2, 41, -44, 20, -10, 1, -2, -4, 2),
 };
 
-FIXTURE_VARIANT_ADD(command, pass_and_acc) {
+FIXTURE_VARIANT_ADD(program, pass_and_acc) {
 	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
 			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
 			RT_ACC(0, "C", 0, 0)),
@@ -82,7 +55,7 @@ FIXTURE_VARIANT_ADD(command, pass_and_acc) {
 };
 
 /* acc adds into what dst holds: a const dst starts from its data. */
-FIXTURE_VARIANT_ADD(command, acc_adds_to_existing_contents) {
+FIXTURE_VARIANT_ADD(program, acc_adds_to_existing_contents) {
 	.prog = RT_PROG(RT_BUF("A", "i8", "[4,4]", "input") ","
 			RT_CONST("B", "i8", "[4,4]", "[[1,0,2,-1],[0,1,-3,2],[4,-2,0,1],[-1,3,1,0]]") ","
 			RT_CONST("C", "i32", "[4,4]", "[[1,1,1,1],[2,2,2,2],[3,3,3,3],[-1000,0,0,1000]]"),
@@ -95,7 +68,7 @@ FIXTURE_VARIANT_ADD(command, acc_adds_to_existing_contents) {
 };
 
 /* Two passes over K (A [4,8] . B [8,4]) summed into one window. */
-FIXTURE_VARIANT_ADD(command, acc_chain_over_k) {
+FIXTURE_VARIANT_ADD(program, acc_chain_over_k) {
 	.prog = RT_PROG(RT_BUF("A", "i8", "[4,8]", "input") ","
 			RT_CONST("B", "i8", "[8,4]",
 				 "[[1,0,2,-1],[0,1,-3,2],[4,-2,0,1],[-1,3,1,0],"
@@ -112,7 +85,7 @@ FIXTURE_VARIANT_ADD(command, acc_chain_over_k) {
 	WANT(14, 10, 2, 11, 6, 7, 5, 5, 41, -29, 20, -25, 12, -1, -5, 15),
 };
 
-FIXTURE_VARIANT_ADD(command, acc_with_bias) {
+FIXTURE_VARIANT_ADD(program, acc_with_bias) {
 	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
 			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
 			"{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'bias'}"),
@@ -121,7 +94,7 @@ FIXTURE_VARIANT_ADD(command, acc_with_bias) {
 	WANT(-11, 13, -3, 16, -19, 9, -3, 12, 21, -39, 17, 0, -19, 3, -7, 12),
 };
 
-FIXTURE_VARIANT_ADD(command, acc_with_relu) {
+FIXTURE_VARIANT_ADD(program, acc_with_relu) {
 	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
 			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
 			"{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'relu':true}"),
@@ -131,7 +104,7 @@ FIXTURE_VARIANT_ADD(command, acc_with_relu) {
 };
 
 /* "relu": false is the same as no relu. */
-FIXTURE_VARIANT_ADD(command, acc_with_relu_false) {
+FIXTURE_VARIANT_ADD(program, acc_with_relu_false) {
 	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
 			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
 			"{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'relu':false}"),
@@ -144,7 +117,7 @@ FIXTURE_VARIANT_ADD(command, acc_with_relu_false) {
  * Bias first, then relu: relu-then-bias would give C[0][0] = 9 - 20 = -11
  * and C[2][3] = 0 + 10 = 10 instead of 0 and 0.
  */
-FIXTURE_VARIANT_ADD(command, acc_with_bias_then_relu) {
+FIXTURE_VARIANT_ADD(program, acc_with_bias_then_relu) {
 	.prog = RT_PROG(BUFS_AB, "'A'", "'C'",
 			RT_PASS(0, "A", 0, 0, "B", 0, 0) ","
 			"{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0)
@@ -154,7 +127,7 @@ FIXTURE_VARIANT_ADD(command, acc_with_bias_then_relu) {
 	WANT(0, 13, 0, 16, 0, 9, 0, 12, 21, 0, 17, 0, 0, 3, 0, 12),
 };
 
-FIXTURE_VARIANT_ADD(command, epilogue_alone) {
+FIXTURE_VARIANT_ADD(program, epilogue_alone) {
 	.prog = RT_PROG(RT_CONST("C", "i32", "[4,4]",
 				 "[[9,8,0,6],[1,4,0,2],[41,-44,20,-10],[1,-2,-4,2]]") ","
 			RT_CONST("bias", "i32", "[4]", "[-20,5,-3,10]"),
@@ -165,7 +138,7 @@ FIXTURE_VARIANT_ADD(command, epilogue_alone) {
 	WANT(0, 13, 0, 16, 0, 9, 0, 12, 21, 0, 17, 0, 0, 3, 0, 12),
 };
 
-FIXTURE_VARIANT_ADD(command, epilogue_bias_only) {
+FIXTURE_VARIANT_ADD(program, epilogue_bias_only) {
 	.prog = RT_PROG(RT_CONST("C", "i32", "[2,2]", "[[1,2],[3,4]]") ","
 			RT_CONST("bias", "i32", "[2]", "[10,-10]"),
 			"", "'C'",
@@ -175,7 +148,7 @@ FIXTURE_VARIANT_ADD(command, epilogue_bias_only) {
 };
 
 /* An epilogue with neither bias nor relu changes nothing. */
-FIXTURE_VARIANT_ADD(command, epilogue_empty_is_identity) {
+FIXTURE_VARIANT_ADD(program, epilogue_empty_is_identity) {
 	.prog = RT_PROG(RT_CONST("C", "i8", "[2,2]", "[[-1,2],[-128,127]]"),
 			"", "'C'",
 			"{'op':'epilogue','dst':" RT_WIN("C", 0, 0) "}"),
@@ -189,28 +162,28 @@ FIXTURE_VARIANT_ADD(command, epilogue_empty_is_identity) {
 	RT_CONST("v", "i32", "[3]", "[1000,-1000,-2147483648]") "," \
 	RT_BUF("Z", "i32", "[2,3]", "temp")
 
-FIXTURE_VARIANT_ADD(command, host_add_same_shape) {
+FIXTURE_VARIANT_ADD(program, host_add_same_shape) {
 	.prog = RT_PROG(BUFS_XY, "", "'Z'",
 			"{'op':'host_add','dst':'Z','a':'X','b':'Y'}"),
 	.output = "Z",
 	WANT(11, 18, 33, 95, -95, 2147483007),
 };
 
-FIXTURE_VARIANT_ADD(command, host_add_broadcast_b_over_rows) {
+FIXTURE_VARIANT_ADD(program, host_add_broadcast_b_over_rows) {
 	.prog = RT_PROG(BUFS_XY, "", "'Z'",
 			"{'op':'host_add','dst':'Z','a':'X','b':'v'}"),
 	.output = "Z",
 	WANT(1001, -1002, -2147483645, 1100, -1100, -2147483641),
 };
 
-FIXTURE_VARIANT_ADD(command, host_add_broadcast_a_over_rows) {
+FIXTURE_VARIANT_ADD(program, host_add_broadcast_a_over_rows) {
 	.prog = RT_PROG(BUFS_XY, "", "'Z'",
 			"{'op':'host_add','dst':'Z','a':'v','b':'X'}"),
 	.output = "Z",
 	WANT(1001, -1002, -2147483645, 1100, -1100, -2147483641),
 };
 
-FIXTURE_VARIANT_ADD(command, host_add_rank1) {
+FIXTURE_VARIANT_ADD(program, host_add_rank1) {
 	.prog = RT_PROG(RT_CONST("p", "i8", "[3]", "[1,-128,60]") ","
 			RT_CONST("q", "i8", "[3]", "[-1,0,67]") ","
 			RT_BUF("s", "i8", "[3]", "temp"),
@@ -221,38 +194,27 @@ FIXTURE_VARIANT_ADD(command, host_add_rank1) {
 };
 
 /* dst may be an operand: the sum reads each element before writing it. */
-FIXTURE_VARIANT_ADD(command, host_add_in_place) {
+FIXTURE_VARIANT_ADD(program, host_add_in_place) {
 	.prog = RT_PROG(BUFS_XY, "", "'X'",
 			"{'op':'host_add','dst':'X','a':'X','b':'X'}"),
 	.output = "X",
 	WANT(2, -4, 6, 200, -200, 14),
 };
 
-FIXTURE_VARIANT_ADD(command, host_relu_i32) {
+FIXTURE_VARIANT_ADD(program, host_relu_i32) {
 	.prog = RT_PROG(BUFS_XY, "", "'Z'",
 			"{'op':'host_relu','dst':'Z','src':'X'}"),
 	.output = "Z",
 	WANT(1, 0, 3, 100, 0, 7),
 };
 
-FIXTURE_VARIANT_ADD(command, host_relu_i8_rank1_in_place) {
+FIXTURE_VARIANT_ADD(program, host_relu_i8_rank1_in_place) {
 	.prog = RT_PROG(RT_CONST("p", "i8", "[4]", "[-128,-1,0,127]"),
 			"", "'p'",
 			"{'op':'host_relu','dst':'p','src':'p'}"),
 	.output = "p",
 	WANT(0, 0, 0, 127),
 };
-
-TEST_F(command, computes)
-{
-	struct ttpu_error err;
-	char why[256];
-	int rc = rt_load_run(variant->prog, variant->inputs, &self->res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_EQ(-1L, rt_cmp(self->res, variant->output, variant->want, variant->n,
-			      why, sizeof(why))) TH_LOG("%s", why);
-}
 
 /* An output may be an input or const buffer nothing writes. */
 TEST(outputs_of_every_kind)

@@ -14,6 +14,7 @@
 
 #include "kselftest_harness.h"
 #include "rt.h"
+#include "rt_program.h"
 
 /* A [6,7]: A[i][j] = 10 i + j - 30 */
 #define A_ROWS 6
@@ -63,94 +64,90 @@ static int window_run(struct __test_metadata *_metadata, const char *r, const ch
 	return rc;
 }
 
-#define WINDOW(name, r, c) \
-	TEST(name) \
-	{ \
-		ASSERT_TRUE(window_run(_metadata, #r, #c, r##LL, c##LL, 0)); \
-		ASSERT_TRUE(window_run(_metadata, #r, #c, r##LL, c##LL, 1)); \
-	}
+/* A window of A at (r, c), as a and as b: a variant per place (WINDOW). */
+FIXTURE(window) {
+};
 
-WINDOW(window_inside, 1, 2)
-WINDOW(window_top_left_corner, 0, 0)
-WINDOW(window_off_bottom, 4, 1)
-WINDOW(window_off_right, 1, 5)
-WINDOW(window_off_bottom_right_corner, 4, 5)
-WINDOW(window_last_element_only, 5, 6)
-WINDOW(window_wholly_below, 6, 0)
-WINDOW(window_wholly_right, 0, 7)
-WINDOW(window_wholly_outside_far, 2147483647, 2147483647)
+FIXTURE_VARIANT(window) {
+	const char *r, *c;	/* the origin as the program says it */
+	long long rv, cv;	/* and as a number */
+};
+
+FIXTURE_SETUP(window)
+{
+}
+
+FIXTURE_TEARDOWN(window)
+{
+}
+
+TEST_F(window, reads_a_zero_padded)
+{
+	ASSERT_TRUE(window_run(_metadata, variant->r, variant->c, variant->rv, variant->cv, 0));
+	ASSERT_TRUE(window_run(_metadata, variant->r, variant->c, variant->rv, variant->cv, 1));
+}
+
+#define WINDOW(name, r_, c_) \
+	FIXTURE_VARIANT_ADD(window, name) { .r = #r_, .c = #c_, .rv = r_##LL, .cv = c_##LL }
+
+WINDOW(inside, 1, 2);
+WINDOW(top_left_corner, 0, 0);
+WINDOW(off_bottom, 4, 1);
+WINDOW(off_right, 1, 5);
+WINDOW(off_bottom_right_corner, 4, 5);
+WINDOW(last_element_only, 5, 6);
+WINDOW(wholly_below, 6, 0);
+WINDOW(wholly_right, 0, 7);
+WINDOW(wholly_outside_far, 2147483647, 2147483647);
 /* beyond uint32: still just outside */
-WINDOW(window_beyond_uint32, 4294967296, 1099511627776)
+WINDOW(beyond_uint32, 4294967296, 1099511627776);
 
 /* A buffer smaller than a tile: the window crosses its bottom and right. */
-TEST(buffer_smaller_than_tile)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_CONST("S", "i8", "[3,2]", "[[1,2],[3,4],[5,6]]") ","
-				     RT_CONST("T", "i8", "[2,1]", "[[10],[-1]]") ","
-				     RT_BUF("C", "i32", "[3,1]", "temp"),
-				     "", "'C'",
-				     RT_PASS(0, "S", 0, 0, "T", 0, 0) "," RT_ACC(0, "C", 0, 0)),
-			     NULL, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", 8, 26, 44);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(program, buffer_smaller_than_tile) {
+	.prog = RT_PROG(RT_CONST("S", "i8", "[3,2]", "[[1,2],[3,4],[5,6]]") ","
+			RT_CONST("T", "i8", "[2,1]", "[[10],[-1]]") ","
+			RT_BUF("C", "i32", "[3,1]", "temp"),
+			"", "'C'",
+			RT_PASS(0, "S", 0, 0, "T", 0, 0) "," RT_ACC(0, "C", 0, 0)),
+	.output = "C",
+	WANT(8, 26, 44),
+};
 
 /* tmp = A(0,0) = rows 0..3 of A; D [5,6] gets only its in-bounds part. */
 #define DBUFS BUFS "," RT_BUF("D", "i32", "[5,6]", "temp")
 
-TEST(dst_off_bottom_right_drops_writes)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(DBUFS, "'A'", "'D'",
-				     RT_PASS(0, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "D", 3, 4)),
-			     IN_A, &res, &err);
+FIXTURE_VARIANT_ADD(program, dst_off_bottom_right_drops_writes) {
+	.prog = RT_PROG(DBUFS, "'A'", "'D'",
+			RT_PASS(0, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "D", 3, 4)),
+	.inputs = IN_A,
+	.output = "D",
+	WANT(0, 0, 0, 0, 0, 0,
+	     0, 0, 0, 0, 0, 0,
+	     0, 0, 0, 0, 0, 0,
+	     0, 0, 0, 0, -30, -29,
+	     0, 0, 0, 0, -20, -19),
+};
 
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "D",
-		      0, 0, 0, 0, 0, 0,
-		      0, 0, 0, 0, 0, 0,
-		      0, 0, 0, 0, 0, 0,
-		      0, 0, 0, 0, -30, -29,
-		      0, 0, 0, 0, -20, -19);
-	ttpu_result_free(res);
-}
-
-TEST(dst_wholly_outside_writes_nothing)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(DBUFS, "'A'", "'D'",
-				     RT_PASS(0, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "D", 5, 0) ","
-				     RT_PASS(1, "A", 0, 0, "I", 0, 0) "," RT_ACC(1, "D", 0, 6)),
-			     IN_A, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "D", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(program, dst_wholly_outside_writes_nothing) {
+	.prog = RT_PROG(DBUFS, "'A'", "'D'",
+			RT_PASS(0, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "D", 5, 0) ","
+			RT_PASS(1, "A", 0, 0, "I", 0, 0) "," RT_ACC(1, "D", 0, 6)),
+	.inputs = IN_A,
+	.output = "D",
+	WANT(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+};
 
 /* The bias is indexed by the buffer's column (c = 4, 5 use bias[4], [5]). */
-TEST(epilogue_partly_outside)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(RT_CONST("D", "i32", "[2,6]",
-					      "[[1,2,3,4,5,6],[-1,-2,-3,-4,-5,-6]]") ","
-				     RT_CONST("b", "i32", "[8]", "[100,100,100,100,10,-20,1000,1000]"),
-				     "", "'D'",
-				     "{'op':'epilogue','dst':" RT_WIN("D", 1, 4) ",'bias':'b','relu':true}"),
-			     NULL, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "D", 1, 2, 3, 4, 5, 6, -1, -2, -3, -4, 5, 0);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(program, epilogue_partly_outside) {
+	.prog = RT_PROG(RT_CONST("D", "i32", "[2,6]",
+				 "[[1,2,3,4,5,6],[-1,-2,-3,-4,-5,-6]]") ","
+			RT_CONST("b", "i32", "[8]", "[100,100,100,100,10,-20,1000,1000]"),
+			"", "'D'",
+			"{'op':'epilogue','dst':" RT_WIN("D", 1, 4) ",'bias':'b','relu':true}"),
+	.output = "D",
+	WANT(1, 2, 3, 4, 5, 6, -1, -2, -3, -4, 5, 0),
+};
 
 /* Whole tiled product of shapes that are not multiples of 4. */
 TEST(tiled_matmul_ragged_shapes)
@@ -195,77 +192,58 @@ TEST(tiled_matmul_ragged_shapes)
 #define CHAIN_PASSES RT_PASS(0, "A", 0, 0, "I", 0, 0) "," RT_PASS(1, "A", 0, 4, "I", 0, 0) "," \
 	RT_PASS(2, "A", 2, 3, "I", 0, 0)
 
-TEST(epilogue_mid_chain_then_more_accs)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(CHAIN_BUFS, "'A'", "'C'",
-				     CHAIN_PASSES "," RT_ACC(0, "C", 0, 0) ","
-				     "{'op':'acc','pass':1,'dst':" RT_WIN("C", 0, 0)
-				     ",'bias':'b','relu':true}," RT_ACC(2, "C", 0, 0)),
-			     IN_A, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", -7, -6, -5, -4, 3, 4, 5, 6, 13, 14, 15, 16, 32, 24, 42, 26);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(program, epilogue_mid_chain_then_more_accs) {
+	.prog = RT_PROG(CHAIN_BUFS, "'A'", "'C'",
+			CHAIN_PASSES "," RT_ACC(0, "C", 0, 0) ","
+			"{'op':'acc','pass':1,'dst':" RT_WIN("C", 0, 0)
+			",'bias':'b','relu':true}," RT_ACC(2, "C", 0, 0)),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(-7, -6, -5, -4, 3, 4, 5, 6, 13, 14, 15, 16, 32, 24, 42, 26),
+};
 
 /* The same with the passes interleaved (one acc right after each pass). */
-TEST(epilogue_mid_chain_interleaved)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(CHAIN_BUFS, "'A'", "'C'",
-				     RT_PASS(0, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "C", 0, 0) ","
-				     RT_PASS(1, "A", 0, 4, "I", 0, 0) ","
-				     "{'op':'acc','pass':1,'dst':" RT_WIN("C", 0, 0)
-				     ",'bias':'b','relu':true},"
-				     RT_PASS(2, "A", 2, 3, "I", 0, 0) "," RT_ACC(2, "C", 0, 0)),
-			     IN_A, &res, &err);
+FIXTURE_VARIANT_ADD(program, epilogue_mid_chain_interleaved) {
+	.prog = RT_PROG(CHAIN_BUFS, "'A'", "'C'",
+			RT_PASS(0, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "C", 0, 0) ","
+			RT_PASS(1, "A", 0, 4, "I", 0, 0) ","
+			"{'op':'acc','pass':1,'dst':" RT_WIN("C", 0, 0)
+			",'bias':'b','relu':true},"
+			RT_PASS(2, "A", 2, 3, "I", 0, 0) "," RT_ACC(2, "C", 0, 0)),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(-7, -6, -5, -4, 3, 4, 5, 6, 13, 14, 15, 16, 32, 24, 42, 26),
+};
 
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "C", -7, -6, -5, -4, 3, 4, 5, 6, 13, 14, 15, 16, 32, 24, 42, 26);
-	ttpu_result_free(res);
-}
-
-/* An epilogue command between two accs of one window: relu(p0) + p2. */
-TEST(epilogue_command_between_accs)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(CHAIN_BUFS, "'A'", "'C'",
-				     CHAIN_PASSES "," RT_ACC(0, "C", 0, 0) ","
-				     "{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'relu':true},"
-				     RT_ACC(2, "C", 0, 0) "," RT_ACC(1, "C", 0, 4)),
-			     IN_A, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	/* C(0,4) is wholly outside C [4,4]: p1 is consumed and dropped */
-	ASSERT_OUTPUT(res, "C", -7, -6, -5, -4, 3, 4, 5, 6, 13, 14, 15, 16, 23, 25, 27, 29);
-	ttpu_result_free(res);
-}
+/*
+ * An epilogue command between two accs of one window: relu(p0) + p2.
+ * C(0,4) is wholly outside C [4,4]: p1 is consumed and dropped.
+ */
+FIXTURE_VARIANT_ADD(program, epilogue_command_between_accs) {
+	.prog = RT_PROG(CHAIN_BUFS, "'A'", "'C'",
+			CHAIN_PASSES "," RT_ACC(0, "C", 0, 0) ","
+			"{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'relu':true},"
+			RT_ACC(2, "C", 0, 0) "," RT_ACC(1, "C", 0, 4)),
+	.inputs = IN_A,
+	.output = "C",
+	WANT(-7, -6, -5, -4, 3, 4, 5, 6, 13, 14, 15, 16, 23, 25, 27, 29),
+};
 
 /* Overlapping (not identical) dst windows: each acc adds where it lands. */
-TEST(overlapping_dst_windows)
-{
-	ttpu_result *res;
-	struct ttpu_error err;
-	int rc = rt_load_run(RT_PROG(BUFS "," RT_CONST("J", "i8", "[4,4]",
-						       "[[1,1,1,1],[1,1,1,1],[1,1,1,1],[1,1,1,1]]") ","
-				     RT_BUF("D", "i32", "[5,5]", "temp"),
-				     "'A'", "'D'",
-				     RT_PASS(0, "J", 0, 0, "I", 0, 0) "," RT_PASS(1, "J", 0, 0, "I", 0, 0) ","
-				     RT_ACC(0, "D", 0, 0) "," RT_ACC(1, "D", 1, 1)),
-			     IN_A, &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "D",
-		      1, 1, 1, 1, 0,
-		      1, 2, 2, 2, 1,
-		      1, 2, 2, 2, 1,
-		      1, 2, 2, 2, 1,
-		      0, 1, 1, 1, 1);
-	ttpu_result_free(res);
-}
+FIXTURE_VARIANT_ADD(program, overlapping_dst_windows) {
+	.prog = RT_PROG(BUFS "," RT_CONST("J", "i8", "[4,4]",
+					  "[[1,1,1,1],[1,1,1,1],[1,1,1,1],[1,1,1,1]]") ","
+			RT_BUF("D", "i32", "[5,5]", "temp"),
+			"'A'", "'D'",
+			RT_PASS(0, "J", 0, 0, "I", 0, 0) "," RT_PASS(1, "J", 0, 0, "I", 0, 0) ","
+			RT_ACC(0, "D", 0, 0) "," RT_ACC(1, "D", 1, 1)),
+	.inputs = IN_A,
+	.output = "D",
+	WANT(1, 1, 1, 1, 0,
+	     1, 2, 2, 2, 1,
+	     1, 2, 2, 2, 1,
+	     1, 2, 2, 2, 1,
+	     0, 1, 1, 1, 1),
+};
 
 TEST_HARNESS_MAIN
