@@ -16,21 +16,6 @@
 			RT_BUF("O", "i32", "[2,3]", "temp"), \
 			"'A','W'", "'O'", "{'op':'host_add','dst':'O','a':'A','b':'W'}")
 
-static ttpu_program *prog;
-
-static int run_inputs(const char *sq, struct ttpu_error *err)
-{
-	ttpu_result *res;
-	int rc;
-
-	if (!prog && rt_load(PROG_AW, &prog, err))
-		return 1000;
-	rc = rt_run(prog, sq, &res, err);
-	if (!rc)
-		ttpu_result_free(res);
-	return rc;
-}
-
 TEST(valid_inputs_run)
 {
 	ttpu_result *res;
@@ -43,180 +28,269 @@ TEST(valid_inputs_run)
 	ttpu_result_free(res);
 }
 
-#define INPUT_ERROR(name, sq, buf, elem, r, c) \
-	TEST(name) \
-	{ \
-		struct ttpu_error err; \
-		int rc = run_inputs(sq, &err); \
-		ASSERT_ERROR_AT(TTPU_INPUT_ERROR, rc, err, NULL, -1, NULL, buf); \
-		ASSERT_EQ((long)(elem), err.element); \
-		ASSERT_EQ((long)(r), err.row); \
-		ASSERT_EQ((long)(c), err.col); \
-		ttpu_program_free(prog); \
+/*
+ * Inputs @sq for PROG_AW: an InputError naming input @buf and, when one
+ * element is at fault, that element (@elem, at row @r, column @c; -1 when
+ * none). A @text error (the inputs are not JSON, or not an object of
+ * arrays) is checked for its kind only.
+ */
+FIXTURE(input_error) {
+	ttpu_program *prog;
+};
+
+FIXTURE_VARIANT(input_error) {
+	const char *sq;		/* single-quoted JSON, or NULL: none given */
+	const char *buf;
+	long elem, r, c;
+	bool text;
+};
+
+FIXTURE_SETUP(input_error)
+{
+	struct ttpu_error err;
+
+	ASSERT_EQ(0, rt_load(PROG_AW, &self->prog, &err)) TH_LOG("%s", err.message);
+}
+
+FIXTURE_TEARDOWN(input_error)
+{
+	ttpu_program_free(self->prog);
+}
+
+TEST_F(input_error, named)
+{
+	struct ttpu_error err;
+	ttpu_result *res = NULL;
+	int rc = rt_run(self->prog, variant->sq, &res, &err);
+
+	ttpu_result_free(res);
+	if (variant->text) {
+		ASSERT_ERROR_AT(TTPU_INPUT_ERROR, rc, err, NULL, -1, NULL, NULL);
+		return;
 	}
+	ASSERT_ERROR_AT(TTPU_INPUT_ERROR, rc, err, NULL, -1, NULL, variant->buf);
+	ASSERT_EQ(variant->elem, err.element);
+	ASSERT_EQ(variant->r, err.row);
+	ASSERT_EQ(variant->c, err.col);
+}
 
-INPUT_ERROR(input_missing, "{'A':[[1,2,3],[4,5,6]]}", "W", -1, -1, -1)
-INPUT_ERROR(input_none_given, NULL, "A", -1, -1, -1)
-INPUT_ERROR(input_extra, "{'A':[[1,2,3],[4,5,6]],'W':[1,2,3],'Z':[1]}", "Z", -1, -1, -1)
-INPUT_ERROR(input_duplicate_key, "{'A':[[1,2,3],[4,5,6]],'W':[1,2,3],'A':[[1,2,3],[4,5,6]]}",
-	    "A", -1, -1, -1)
-INPUT_ERROR(input_too_few_rows, "{'A':[[1,2,3]],'W':[1,2,3]}", "A", -1, -1, -1)
-INPUT_ERROR(input_short_row, "{'A':[[1,2,3],[4,5]],'W':[1,2,3]}", "A", -1, -1, -1)
-INPUT_ERROR(input_rank1_given_nested, "{'A':[[1,2,3],[4,5,6]],'W':[[1,2,3]]}", "W", -1, -1, -1)
-INPUT_ERROR(input_rank2_given_flat, "{'A':[1,2,3,4,5,6],'W':[1,2,3]}", "A", -1, -1, -1)
-INPUT_ERROR(input_float, "{'A':[[1,2,3],[4,2.0,6]],'W':[1,2,3]}", "A", 4, 1, 1)
-INPUT_ERROR(input_exponent, "{'A':[[1,2,3],[4,5,6]],'W':[1,1e2,3]}", "W", 1, 0, 1)
-INPUT_ERROR(input_bool, "{'A':[[true,2,3],[4,5,6]],'W':[1,2,3]}", "A", 0, 0, 0)
-INPUT_ERROR(input_string, "{'A':[[1,2,3],[4,5,'6']],'W':[1,2,3]}", "A", 5, 1, 2)
-INPUT_ERROR(input_null, "{'A':[[1,2,3],[4,5,6]],'W':[null,2,3]}", "W", 0, 0, 0)
-INPUT_ERROR(input_i8_too_big, "{'A':[[1,2,128],[4,5,6]],'W':[1,2,3]}", "A", 2, 0, 2)
-INPUT_ERROR(input_i8_too_small, "{'A':[[1,2,3],[-129,5,6]],'W':[1,2,3]}", "A", 3, 1, 0)
-INPUT_ERROR(input_i32_too_big, "{'A':[[1,2,3],[4,5,6]],'W':[1,2,2147483648]}", "W", 2, 0, 2)
-INPUT_ERROR(input_i32_too_small, "{'A':[[1,2,3],[4,5,6]],'W':[-2147483649,2,3]}", "W", 0, 0, 0)
-INPUT_ERROR(input_beyond_int64, "{'A':[[1,2,3],[4,5,6]],'W':[1,99999999999999999999,3]}",
-	    "W", 1, 0, 1)
+FIXTURE_VARIANT_ADD(input_error, missing) {
+	.sq = "{'A':[[1,2,3],[4,5,6]]}",
+	.buf = "W", .elem = -1, .r = -1, .c = -1,
+};
 
-#define INPUT_TEXT_ERROR(name, sq) \
-	TEST(name) \
-	{ \
-		struct ttpu_error err; \
-		int rc = run_inputs(sq, &err); \
-		ASSERT_ERROR_AT(TTPU_INPUT_ERROR, rc, err, NULL, -1, NULL, NULL); \
-		ttpu_program_free(prog); \
-	}
+FIXTURE_VARIANT_ADD(input_error, none_given) {
+	.sq = NULL,
+	.buf = "A", .elem = -1, .r = -1, .c = -1,
+};
 
-INPUT_TEXT_ERROR(inputs_not_object, "[1,2,3]")
-INPUT_TEXT_ERROR(inputs_truncated, "{'A':[[1,2,3],[4,5,6]],'W':[1,2")
-INPUT_TEXT_ERROR(inputs_trailing_data, "{'A':[[1,2,3],[4,5,6]],'W':[1,2,3]} x")
-INPUT_TEXT_ERROR(input_not_array, "{'A':5,'W':[1,2,3]}")
+FIXTURE_VARIANT_ADD(input_error, extra) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[1,2,3],'Z':[1]}",
+	.buf = "Z", .elem = -1, .r = -1, .c = -1,
+};
+
+FIXTURE_VARIANT_ADD(input_error, duplicate_key) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[1,2,3],'A':[[1,2,3],[4,5,6]]}",
+	.buf = "A", .elem = -1, .r = -1, .c = -1,
+};
+
+FIXTURE_VARIANT_ADD(input_error, too_few_rows) {
+	.sq = "{'A':[[1,2,3]],'W':[1,2,3]}",
+	.buf = "A", .elem = -1, .r = -1, .c = -1,
+};
+
+FIXTURE_VARIANT_ADD(input_error, short_row) {
+	.sq = "{'A':[[1,2,3],[4,5]],'W':[1,2,3]}",
+	.buf = "A", .elem = -1, .r = -1, .c = -1,
+};
+
+FIXTURE_VARIANT_ADD(input_error, rank1_given_nested) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[[1,2,3]]}",
+	.buf = "W", .elem = -1, .r = -1, .c = -1,
+};
+
+FIXTURE_VARIANT_ADD(input_error, rank2_given_flat) {
+	.sq = "{'A':[1,2,3,4,5,6],'W':[1,2,3]}",
+	.buf = "A", .elem = -1, .r = -1, .c = -1,
+};
+
+FIXTURE_VARIANT_ADD(input_error, fraction) {
+	.sq = "{'A':[[1,2,3],[4,2.0,6]],'W':[1,2,3]}",
+	.buf = "A", .elem = 4, .r = 1, .c = 1,
+};
+
+FIXTURE_VARIANT_ADD(input_error, exponent) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[1,1e2,3]}",
+	.buf = "W", .elem = 1, .r = 0, .c = 1,
+};
+
+FIXTURE_VARIANT_ADD(input_error, boolean) {
+	.sq = "{'A':[[true,2,3],[4,5,6]],'W':[1,2,3]}",
+	.buf = "A", .elem = 0, .r = 0, .c = 0,
+};
+
+FIXTURE_VARIANT_ADD(input_error, string_value) {
+	.sq = "{'A':[[1,2,3],[4,5,'6']],'W':[1,2,3]}",
+	.buf = "A", .elem = 5, .r = 1, .c = 2,
+};
+
+FIXTURE_VARIANT_ADD(input_error, null_value) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[null,2,3]}",
+	.buf = "W", .elem = 0, .r = 0, .c = 0,
+};
+
+FIXTURE_VARIANT_ADD(input_error, i8_too_big) {
+	.sq = "{'A':[[1,2,128],[4,5,6]],'W':[1,2,3]}",
+	.buf = "A", .elem = 2, .r = 0, .c = 2,
+};
+
+FIXTURE_VARIANT_ADD(input_error, i8_too_small) {
+	.sq = "{'A':[[1,2,3],[-129,5,6]],'W':[1,2,3]}",
+	.buf = "A", .elem = 3, .r = 1, .c = 0,
+};
+
+FIXTURE_VARIANT_ADD(input_error, i32_too_big) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[1,2,2147483648]}",
+	.buf = "W", .elem = 2, .r = 0, .c = 2,
+};
+
+FIXTURE_VARIANT_ADD(input_error, i32_too_small) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[-2147483649,2,3]}",
+	.buf = "W", .elem = 0, .r = 0, .c = 0,
+};
+
+FIXTURE_VARIANT_ADD(input_error, beyond_int64) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[1,99999999999999999999,3]}",
+	.buf = "W", .elem = 1, .r = 0, .c = 1,
+};
+
+FIXTURE_VARIANT_ADD(input_error, not_object) {
+	.sq = "[1,2,3]",
+	.text = true,
+};
+
+FIXTURE_VARIANT_ADD(input_error, truncated) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[1,2",
+	.text = true,
+};
+
+FIXTURE_VARIANT_ADD(input_error, trailing_data) {
+	.sq = "{'A':[[1,2,3],[4,5,6]],'W':[1,2,3]} x",
+	.text = true,
+};
+
+FIXTURE_VARIANT_ADD(input_error, not_array) {
+	.sq = "{'A':5,'W':[1,2,3]}",
+	.text = true,
+};
+
+/* PROG_AW loaded, and an empty set of its inputs to fill by the API. */
+FIXTURE(inputs_api) {
+	ttpu_program *prog;
+	ttpu_inputs *in;
+};
+
+FIXTURE_SETUP(inputs_api)
+{
+	struct ttpu_error err;
+
+	self->in = NULL;
+	ASSERT_EQ(0, rt_load(PROG_AW, &self->prog, &err)) TH_LOG("%s", err.message);
+	self->in = ttpu_inputs_new(self->prog);
+	ASSERT_NE(NULL, self->in);
+}
+
+FIXTURE_TEARDOWN(inputs_api)
+{
+	ttpu_inputs_free(self->in);
+	ttpu_program_free(self->prog);
+}
 
 /* ttpu_inputs_set(): count and range checked like parsed values */
-TEST(set_wrong_count)
+TEST_F(inputs_api, set_wrong_count)
 {
 	static const int32_t v[5] = { 1, 2, 3, 4, 5 };
 	struct ttpu_error err;
-	ttpu_inputs *in;
 	int rc;
 
-	ASSERT_EQ(0, rt_load(PROG_AW, &prog, &err));
-	in = ttpu_inputs_new(prog);
-	ASSERT_NE(NULL, in);
-	rc = ttpu_inputs_set(in, "A", v, 5, &err);
+	rc = ttpu_inputs_set(self->in, "A", v, 5, &err);
 	ASSERT_ERROR_AT(TTPU_INPUT_ERROR, rc, err, NULL, -1, NULL, "A");
-	ttpu_inputs_free(in);
-	ttpu_program_free(prog);
 }
 
-TEST(set_out_of_range)
+TEST_F(inputs_api, set_out_of_range)
 {
 	static const int32_t v[6] = { 1, 2, 3, 4, -200, 6 };
 	struct ttpu_error err;
-	ttpu_inputs *in;
 	int rc;
 
-	ASSERT_EQ(0, rt_load(PROG_AW, &prog, &err));
-	in = ttpu_inputs_new(prog);
-	ASSERT_NE(NULL, in);
-	rc = ttpu_inputs_set(in, "A", v, 6, &err);
+	rc = ttpu_inputs_set(self->in, "A", v, 6, &err);
 	ASSERT_ERROR_AT(TTPU_INPUT_ERROR, rc, err, NULL, -1, NULL, "A");
 	ASSERT_EQ(4, err.element);
 	ASSERT_EQ(1, err.row);
 	ASSERT_EQ(1, err.col);
-	ttpu_inputs_free(in);
-	ttpu_program_free(prog);
 }
 
-TEST(set_unknown_and_non_input)
+TEST_F(inputs_api, set_unknown_and_non_input)
 {
 	static const int32_t v[6] = { 0 };
 	struct ttpu_error err;
-	ttpu_inputs *in;
 
-	ASSERT_EQ(0, rt_load(PROG_AW, &prog, &err));
-	in = ttpu_inputs_new(prog);
-	ASSERT_NE(NULL, in);
-	ASSERT_ERROR_AT(TTPU_INPUT_ERROR, ttpu_inputs_set(in, "Z", v, 6, &err), err,
+	ASSERT_ERROR_AT(TTPU_INPUT_ERROR, ttpu_inputs_set(self->in, "Z", v, 6, &err), err,
 			NULL, -1, NULL, "Z");
-	ASSERT_ERROR_AT(TTPU_INPUT_ERROR, ttpu_inputs_set(in, "O", v, 6, &err), err,
+	ASSERT_ERROR_AT(TTPU_INPUT_ERROR, ttpu_inputs_set(self->in, "O", v, 6, &err), err,
 			NULL, -1, NULL, "O");
-	ttpu_inputs_free(in);
-	ttpu_program_free(prog);
 }
 
 /* A run with a missing input names it, after values were set by the API. */
-TEST(set_then_run_missing_one)
+TEST_F(inputs_api, set_then_run_missing_one)
 {
 	static const int32_t a[6] = { 1, 2, 3, 4, 5, 6 };
 	struct ttpu_error err;
 	ttpu_result *res = NULL;
-	ttpu_inputs *in;
 	int rc;
 
-	ASSERT_EQ(0, rt_load(PROG_AW, &prog, &err));
-	in = ttpu_inputs_new(prog);
-	ASSERT_NE(NULL, in);
-	ASSERT_EQ(0, ttpu_inputs_set(in, "A", a, 6, &err)) TH_LOG("%s", err.message);
-	rc = ttpu_run(prog, rt_engine(), in, &res, &err);
+	ASSERT_EQ(0, ttpu_inputs_set(self->in, "A", a, 6, &err)) TH_LOG("%s", err.message);
+	rc = ttpu_run(self->prog, rt_engine(), self->in, &res, &err);
 	ASSERT_ERROR_AT(TTPU_INPUT_ERROR, rc, err, NULL, -1, NULL, "W");
 	ASSERT_EQ(NULL, res);
-	ttpu_inputs_free(in);
-	ttpu_program_free(prog);
 }
 
-TEST(set_then_run)
+TEST_F(inputs_api, set_then_run)
 {
 	static const int32_t a[6] = { 1, 2, 3, 4, 5, 6 }, w[3] = { 10, 20, -30 };
 	struct ttpu_error err;
 	ttpu_result *res = NULL;
-	ttpu_inputs *in;
 
-	ASSERT_EQ(0, rt_load(PROG_AW, &prog, &err));
-	in = ttpu_inputs_new(prog);
-	ASSERT_NE(NULL, in);
-	ASSERT_EQ(0, ttpu_inputs_set(in, "A", a, 6, &err)) TH_LOG("%s", err.message);
-	ASSERT_EQ(0, ttpu_inputs_set(in, "W", w, 3, &err)) TH_LOG("%s", err.message);
-	ASSERT_EQ(0, ttpu_run(prog, rt_engine(), in, &res, &err)) TH_LOG("%s", err.message);
+	ASSERT_EQ(0, ttpu_inputs_set(self->in, "A", a, 6, &err)) TH_LOG("%s", err.message);
+	ASSERT_EQ(0, ttpu_inputs_set(self->in, "W", w, 3, &err)) TH_LOG("%s", err.message);
+	ASSERT_EQ(0, ttpu_run(self->prog, rt_engine(), self->in, &res, &err)) TH_LOG("%s", err.message);
 	ASSERT_OUTPUT(res, "O", 11, 22, -27, 14, 25, -24);
 	ttpu_result_free(res);
-	ttpu_inputs_free(in);
-	ttpu_program_free(prog);
 }
 
 /* The same inputs may be set again; the last values count. */
-TEST(set_twice_last_wins)
+TEST_F(inputs_api, set_twice_last_wins)
 {
 	static const int32_t a1[6] = { 1, 1, 1, 1, 1, 1 }, a2[6] = { 2, 2, 2, 2, 2, 2 };
 	static const int32_t w[3] = { 0, 0, 0 };
 	struct ttpu_error err;
 	ttpu_result *res = NULL;
-	ttpu_inputs *in;
 
-	ASSERT_EQ(0, rt_load(PROG_AW, &prog, &err));
-	in = ttpu_inputs_new(prog);
-	ASSERT_NE(NULL, in);
-	ASSERT_EQ(0, ttpu_inputs_set(in, "A", a1, 6, &err));
-	ASSERT_EQ(0, ttpu_inputs_set(in, "A", a2, 6, &err));
-	ASSERT_EQ(0, ttpu_inputs_set(in, "W", w, 3, &err));
-	ASSERT_EQ(0, ttpu_run(prog, rt_engine(), in, &res, &err)) TH_LOG("%s", err.message);
+	ASSERT_EQ(0, ttpu_inputs_set(self->in, "A", a1, 6, &err));
+	ASSERT_EQ(0, ttpu_inputs_set(self->in, "A", a2, 6, &err));
+	ASSERT_EQ(0, ttpu_inputs_set(self->in, "W", w, 3, &err));
+	ASSERT_EQ(0, ttpu_run(self->prog, rt_engine(), self->in, &res, &err)) TH_LOG("%s", err.message);
 	ASSERT_OUTPUT(res, "O", 2, 2, 2, 2, 2, 2);
 	ttpu_result_free(res);
-	ttpu_inputs_free(in);
-	ttpu_program_free(prog);
 }
 
-TEST(inputs_load_file_missing)
+TEST_F(inputs_api, load_file_missing)
 {
 	struct ttpu_error err;
-	ttpu_inputs *in;
 	int rc;
 
-	ASSERT_EQ(0, rt_load(PROG_AW, &prog, &err));
-	in = ttpu_inputs_new(prog);
-	ASSERT_NE(NULL, in);
-	rc = ttpu_inputs_load_file(in, "/nonexistent/in.json", &err);
+	rc = ttpu_inputs_load_file(self->in, "/nonexistent/in.json", &err);
 	ASSERT_KIND(TTPU_SYSTEM_ERROR, rc, err);
-	ttpu_inputs_free(in);
-	ttpu_program_free(prog);
 }
 
 TEST_HARNESS_MAIN
