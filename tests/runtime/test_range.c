@@ -45,143 +45,199 @@ static int run(const char *prog, const char *in, struct ttpu_error *err)
 	return rc;
 }
 
-#define RANGE(name, prog, in, cmd, op, buf, elem, r, c) \
-	TEST(name) \
-	{ \
-		struct ttpu_error err; \
-		int rc = run(prog, in, &err); \
-		ASSERT_ERROR_AT(TTPU_RANGE_ERROR, rc, err, NULL, cmd, op, buf); \
-		ASSERT_AT_ELEMENT(err, buf, elem, r, c); \
-	}
+/*
+ * Program @prog run on @inputs: a RangeError at command @cmd (@op), naming
+ * buffer @buf and its element @elem at row @r, column @c.
+ */
+FIXTURE(range_error) {
+	struct ttpu_error err;
+};
 
-RANGE(acc_overflow_after_add_tmp,
-      RT_PROG(BUFS_A8 "," C_NEAR_MAX("C"), "'A'", "'C'", P0 "," RT_ACC(0, "C", 0, 0)),
-      IN_PM11, 1, "acc", "C", 6, 1, 2)
+FIXTURE_VARIANT(range_error) {
+	const char *prog;	/* single-quoted JSON (RT_PROG) */
+	const char *inputs;	/* single-quoted JSON, or NULL: none */
+	long cmd;
+	const char *op;
+	const char *buf;
+	long elem, r, c;
+};
 
-RANGE(acc_underflow_after_add_tmp,
-      RT_PROG(BUFS_A8 "," C_NEAR_MIN("C"), "'A'", "'C'", P1 "," RT_ACC(1, "C", 0, 0)),
-      IN_PM11, 1, "acc", "C", 6, 1, 2)
+FIXTURE_SETUP(range_error)
+{
+	memset(&self->err, 0, sizeof(self->err));
+}
+
+FIXTURE_TEARDOWN(range_error)
+{
+}
+
+TEST_F(range_error, named)
+{
+	int rc = run(variant->prog, variant->inputs, &self->err);
+
+	ASSERT_ERROR_AT(TTPU_RANGE_ERROR, rc, self->err, NULL, variant->cmd, variant->op,
+			variant->buf);
+	ASSERT_AT_ELEMENT(self->err, variant->buf, variant->elem, variant->r, variant->c);
+}
+
+FIXTURE_VARIANT_ADD(range_error, acc_overflow_after_add_tmp) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MAX("C"), "'A'", "'C'", P0 "," RT_ACC(0, "C", 0, 0)),
+	.inputs = IN_PM11,
+	.cmd = 1, .op = "acc", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
+
+FIXTURE_VARIANT_ADD(range_error, acc_underflow_after_add_tmp) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MIN("C"), "'A'", "'C'", P1 "," RT_ACC(1, "C", 0, 0)),
+	.inputs = IN_PM11,
+	.cmd = 1, .op = "acc", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
 
 /* tmp fits (2^31 - 1 - 10 + 10), the bias does not */
-RANGE(acc_overflow_after_bias,
-      RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," RT_CONST("b", "i32", "[4]", "[0,0,1,0]"),
-	      "'A'", "'C'",
-	      P0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b'}"),
-      IN_SMALL, 1, "acc", "C", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, acc_overflow_after_bias) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," RT_CONST("b", "i32", "[4]", "[0,0,1,0]"),
+			"'A'", "'C'",
+			P0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b'}"),
+	.inputs = IN_SMALL,
+	.cmd = 1, .op = "acc", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
 
-RANGE(epilogue_overflow_after_bias,
-      RT_PROG(C_NEAR_MAX("C") "," RT_CONST("b", "i32", "[4]", "[0,0,11,0]"), "", "'C'",
-	      "{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'bias':'b'}"),
-      NULL, 0, "epilogue", "C", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, epilogue_overflow_after_bias) {
+	.prog = RT_PROG(C_NEAR_MAX("C") "," RT_CONST("b", "i32", "[4]", "[0,0,11,0]"), "", "'C'",
+			"{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'bias':'b'}"),
+	.cmd = 0, .op = "epilogue", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
 
 /* "+= tmp" overflows; the bias would bring it back: still an error. */
-RANGE(acc_overflow_undone_by_bias,
-      RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," RT_CONST("b", "i32", "[4]", "[0,0,-100,0]"),
-	      "'A'", "'C'",
-	      P0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b'}"),
-      IN_PM11, 1, "acc", "C", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, acc_overflow_undone_by_bias) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," RT_CONST("b", "i32", "[4]", "[0,0,-100,0]"),
+			"'A'", "'C'",
+			P0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b'}"),
+	.inputs = IN_PM11,
+	.cmd = 1, .op = "acc", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
 
 /* "+= tmp" underflows; relu would bring it back to 0: still an error. */
-RANGE(acc_underflow_undone_by_relu,
-      RT_PROG(BUFS_A8 "," C_NEAR_MIN("C"), "'A'", "'C'",
-	      P1 ",{'op':'acc','pass':1,'dst':" RT_WIN("C", 0, 0) ",'relu':true}"),
-      IN_PM11, 1, "acc", "C", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, acc_underflow_undone_by_relu) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MIN("C"), "'A'", "'C'",
+			P1 ",{'op':'acc','pass':1,'dst':" RT_WIN("C", 0, 0) ",'relu':true}"),
+	.inputs = IN_PM11,
+	.cmd = 1, .op = "acc", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
 
 /* "+= bias" underflows; relu would bring it back: still an error. */
-RANGE(bias_underflow_undone_by_relu,
-      RT_PROG(C_NEAR_MIN("C") "," RT_CONST("b", "i32", "[4]", "[0,0,-11,0]"), "", "'C'",
-	      "{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'bias':'b','relu':true}"),
-      NULL, 0, "epilogue", "C", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, bias_underflow_undone_by_relu) {
+	.prog = RT_PROG(C_NEAR_MIN("C") "," RT_CONST("b", "i32", "[4]", "[0,0,-11,0]"), "", "'C'",
+			"{'op':'epilogue','dst':" RT_WIN("C", 0, 0) ",'bias':'b','relu':true}"),
+	.cmd = 0, .op = "epilogue", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
 
 /*
  * The first acc of a chain overflows, the second would bring the sum back:
  * computing the chain's sum at once would miss it.
  */
-RANGE(chain_overflow_undone_by_next_acc,
-      RT_PROG(BUFS_A8 "," C_NEAR_MAX("C"), "'A'", "'C'",
-	      P0 "," P1 "," RT_ACC(0, "C", 0, 0) "," RT_ACC(1, "C", 0, 0)),
-      IN_PM11, 2, "acc", "C", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, chain_overflow_undone_by_next_acc) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MAX("C"), "'A'", "'C'",
+			P0 "," P1 "," RT_ACC(0, "C", 0, 0) "," RT_ACC(1, "C", 0, 0)),
+	.inputs = IN_PM11,
+	.cmd = 2, .op = "acc", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
 
 /* ... and the other way round: the first is fine, the second is not. */
-RANGE(chain_overflow_at_second_acc,
-      RT_PROG(BUFS_A8 "," C_NEAR_MAX("C"), "'A'", "'C'",
-	      P0 "," P1 "," RT_ACC(1, "C", 0, 0) "," RT_ACC(0, "C", 0, 0) ","
-	      "{'op':'alloc','buf':'C'}"),
-      IN_11_5, 3, "acc", "C", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, chain_overflow_at_second_acc) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MAX("C"), "'A'", "'C'",
+			P0 "," P1 "," RT_ACC(1, "C", 0, 0) "," RT_ACC(0, "C", 0, 0) ","
+			"{'op':'alloc','buf':'C'}"),
+	.inputs = IN_11_5,
+	.cmd = 3, .op = "acc", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
 
 /* i8 dst: 100 * 2 = 200 does not fit */
-RANGE(acc_i8_dst_overflow,
-      RT_PROG(BUFS_A8 "," I2 "," RT_BUF("C8", "i8", "[4,4]", "temp"), "'A'", "'C8'",
-	      RT_PASS(0, "A", 0, 0, "I2", 0, 0) "," RT_ACC(0, "C8", 0, 0)),
-      "{'A':[[0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0],[0,0,0,100,0,0,0,0],[0,0,0,0,0,0,0,0]]}",
-      1, "acc", "C8", 11, 2, 3)
+FIXTURE_VARIANT_ADD(range_error, acc_i8_dst_overflow) {
+	.prog = RT_PROG(BUFS_A8 "," I2 "," RT_BUF("C8", "i8", "[4,4]", "temp"), "'A'", "'C8'",
+			RT_PASS(0, "A", 0, 0, "I2", 0, 0) "," RT_ACC(0, "C8", 0, 0)),
+	.inputs = "{'A':[[0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0],[0,0,0,100,0,0,0,0],[0,0,0,0,0,0,0,0]]}",
+	.cmd = 1, .op = "acc", .buf = "C8", .elem = 11, .r = 2, .c = 3,
+};
 
-RANGE(acc_i8_dst_underflow,
-      RT_PROG(BUFS_A8 "," RT_CONST("C8", "i8", "[4,4]",
-				   "[[0,0,0,0],[0,0,0,0],[0,0,0,0],[-120,0,0,0]]"), "'A'", "'C8'",
-	      RT_PASS(0, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "C8", 0, 0)),
-      "{'A':[[0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0],[-9,0,0,0,0,0,0,0]]}",
-      1, "acc", "C8", 12, 3, 0)
+FIXTURE_VARIANT_ADD(range_error, acc_i8_dst_underflow) {
+	.prog = RT_PROG(BUFS_A8 "," RT_CONST("C8", "i8", "[4,4]",
+					     "[[0,0,0,0],[0,0,0,0],[0,0,0,0],[-120,0,0,0]]"), "'A'", "'C8'",
+			RT_PASS(0, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "C8", 0, 0)),
+	.inputs = "{'A':[[0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0],[-9,0,0,0,0,0,0,0]]}",
+	.cmd = 1, .op = "acc", .buf = "C8", .elem = 12, .r = 3, .c = 0,
+};
 
 /* The element is named in buffer coordinates: window (4,4) of an [8,8]. */
-RANGE(element_in_buffer_coordinates,
-      RT_PROG(BUFS_A8 "," RT_BUF("C8", "i8", "[8,8]", "temp"), "'A'", "'C8'",
-	      "{'op':'alloc','buf':'C8'}," P0 "," RT_PASS(1, "A", 0, 0, "I", 0, 0) ","
-	      RT_ACC(0, "C8", 4, 4) "," RT_ACC(1, "C8", 4, 4)),
-      "{'A':[[0,0,0,0,0,0,0,0],[0,0,-128,0,0,0,0,0],[0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0]]}",
-      4, "acc", "C8", 46, 5, 6) /* C8[5][6] = -128 + -128 */
+FIXTURE_VARIANT_ADD(range_error, element_in_buffer_coordinates) {
+	.prog = RT_PROG(BUFS_A8 "," RT_BUF("C8", "i8", "[8,8]", "temp"), "'A'", "'C8'",
+			"{'op':'alloc','buf':'C8'}," P0 "," RT_PASS(1, "A", 0, 0, "I", 0, 0) ","
+			RT_ACC(0, "C8", 4, 4) "," RT_ACC(1, "C8", 4, 4)),
+	.inputs = "{'A':[[0,0,0,0,0,0,0,0],[0,0,-128,0,0,0,0,0],[0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0]]}",
+	.cmd = 4, .op = "acc", .buf = "C8", .elem = 46, .r = 5, .c = 6,
+}; /* C8[5][6] = -128 + -128 */
 
 /* Two elements of one acc overflow: the first in row-major order. */
-RANGE(first_element_row_major,
-      RT_PROG(BUFS_A8 "," RT_CONST("C", "i32", "[4,4]",
-				   "[[0,0,0,0],[0,0,0,2147483647],[0,2147483647,0,0],[0,0,0,0]]"),
-	      "'A'", "'C'", P0 "," RT_ACC(0, "C", 0, 0)),
-      "{'A':[[0,0,0,0,0,0,0,0],[0,0,0,1,0,0,0,0],[0,1,0,0,0,0,0,0],[0,0,0,0,0,0,0,0]]}",
-      1, "acc", "C", 7, 1, 3)
+FIXTURE_VARIANT_ADD(range_error, first_element_row_major) {
+	.prog = RT_PROG(BUFS_A8 "," RT_CONST("C", "i32", "[4,4]",
+					     "[[0,0,0,0],[0,0,0,2147483647],[0,2147483647,0,0],[0,0,0,0]]"),
+			"'A'", "'C'", P0 "," RT_ACC(0, "C", 0, 0)),
+	.inputs = "{'A':[[0,0,0,0,0,0,0,0],[0,0,0,1,0,0,0,0],[0,1,0,0,0,0,0,0],[0,0,0,0,0,0,0,0]]}",
+	.cmd = 1, .op = "acc", .buf = "C", .elem = 7, .r = 1, .c = 3,
+};
 
 /* Two chains overflow: the error is the one whose acc comes first. */
-RANGE(first_chain_in_command_order,
-      RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," C_NEAR_MAX("D"), "'A'", "'C','D'",
-	      P0 "," RT_PASS(1, "A", 0, 0, "I", 0, 0) "," RT_ACC(1, "D", 0, 0) ","
-	      RT_ACC(0, "C", 0, 0)),
-      IN_PM11, 2, "acc", "D", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, first_chain_in_command_order) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," C_NEAR_MAX("D"), "'A'", "'C','D'",
+			P0 "," RT_PASS(1, "A", 0, 0, "I", 0, 0) "," RT_ACC(1, "D", 0, 0) ","
+			RT_ACC(0, "C", 0, 0)),
+	.inputs = IN_PM11,
+	.cmd = 2, .op = "acc", .buf = "D", .elem = 6, .r = 1, .c = 2,
+};
 
-RANGE(first_chain_in_command_order_swapped,
-      RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," C_NEAR_MAX("D"), "'A'", "'C','D'",
-	      P0 "," RT_PASS(1, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "C", 0, 0) ","
-	      RT_ACC(1, "D", 0, 0)),
-      IN_PM11, 2, "acc", "C", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, first_chain_in_command_order_swapped) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," C_NEAR_MAX("D"), "'A'", "'C','D'",
+			P0 "," RT_PASS(1, "A", 0, 0, "I", 0, 0) "," RT_ACC(0, "C", 0, 0) ","
+			RT_ACC(1, "D", 0, 0)),
+	.inputs = IN_PM11,
+	.cmd = 2, .op = "acc", .buf = "C", .elem = 6, .r = 1, .c = 2,
+};
 
 /* Interleaved chains: C's first acc is fine, D overflows before C's second. */
-RANGE(first_error_across_interleaved_chains,
-      RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," C_NEAR_MAX("D"), "'A'", "'C','D'",
-	      P0 "," P1 "," RT_PASS(2, "A", 0, 0, "I", 0, 0) ","
-	      RT_ACC(1, "C", 0, 0) "," RT_ACC(2, "D", 0, 0) "," RT_ACC(0, "C", 0, 0)),
-      IN_11_5, 4, "acc", "D", 6, 1, 2)
+FIXTURE_VARIANT_ADD(range_error, first_error_across_interleaved_chains) {
+	.prog = RT_PROG(BUFS_A8 "," C_NEAR_MAX("C") "," C_NEAR_MAX("D"), "'A'", "'C','D'",
+			P0 "," P1 "," RT_PASS(2, "A", 0, 0, "I", 0, 0) ","
+			RT_ACC(1, "C", 0, 0) "," RT_ACC(2, "D", 0, 0) "," RT_ACC(0, "C", 0, 0)),
+	.inputs = IN_11_5,
+	.cmd = 4, .op = "acc", .buf = "D", .elem = 6, .r = 1, .c = 2,
+};
 
-RANGE(host_add_overflow,
-      RT_PROG(RT_CONST("X", "i32", "[2,2]", "[[0,2147483647],[0,0]]") ","
-	      RT_CONST("Y", "i32", "[2,2]", "[[0,1],[0,0]]") "," RT_BUF("Z", "i32", "[2,2]", "temp"),
-	      "", "'Z'", "{'op':'alloc','buf':'Z'},{'op':'host_add','dst':'Z','a':'X','b':'Y'}"),
-      NULL, 1, "host_add", "Z", 1, 0, 1)
+FIXTURE_VARIANT_ADD(range_error, host_add_overflow) {
+	.prog = RT_PROG(RT_CONST("X", "i32", "[2,2]", "[[0,2147483647],[0,0]]") ","
+			RT_CONST("Y", "i32", "[2,2]", "[[0,1],[0,0]]") "," RT_BUF("Z", "i32", "[2,2]", "temp"),
+			"", "'Z'", "{'op':'alloc','buf':'Z'},{'op':'host_add','dst':'Z','a':'X','b':'Y'}"),
+	.cmd = 1, .op = "host_add", .buf = "Z", .elem = 1, .r = 0, .c = 1,
+};
 
-RANGE(host_add_broadcast_underflow,
-      RT_PROG(RT_CONST("X", "i32", "[2,2]", "[[0,0],[-2147483648,0]]") ","
-	      RT_CONST("v", "i32", "[2]", "[-1,0]") "," RT_BUF("Z", "i32", "[2,2]", "temp"),
-	      "", "'Z'", "{'op':'host_add','dst':'Z','a':'v','b':'X'}"),
-      NULL, 0, "host_add", "Z", 2, 1, 0)
+FIXTURE_VARIANT_ADD(range_error, host_add_broadcast_underflow) {
+	.prog = RT_PROG(RT_CONST("X", "i32", "[2,2]", "[[0,0],[-2147483648,0]]") ","
+			RT_CONST("v", "i32", "[2]", "[-1,0]") "," RT_BUF("Z", "i32", "[2,2]", "temp"),
+			"", "'Z'", "{'op':'host_add','dst':'Z','a':'v','b':'X'}"),
+	.cmd = 0, .op = "host_add", .buf = "Z", .elem = 2, .r = 1, .c = 0,
+};
 
-RANGE(host_add_i8_dst_overflow,
-      RT_PROG(RT_CONST("p", "i8", "[3]", "[0,100,0]") "," RT_CONST("q", "i8", "[3]", "[0,28,0]")
-	      "," RT_BUF("s", "i8", "[3]", "temp"),
-	      "", "'s'", "{'op':'host_add','dst':'s','a':'p','b':'q'}"),
-      NULL, 0, "host_add", "s", 1, 0, 1)
+FIXTURE_VARIANT_ADD(range_error, host_add_i8_dst_overflow) {
+	.prog = RT_PROG(RT_CONST("p", "i8", "[3]", "[0,100,0]") "," RT_CONST("q", "i8", "[3]", "[0,28,0]")
+			"," RT_BUF("s", "i8", "[3]", "temp"),
+			"", "'s'", "{'op':'host_add','dst':'s','a':'p','b':'q'}"),
+	.cmd = 0, .op = "host_add", .buf = "s", .elem = 1, .r = 0, .c = 1,
+};
 
 /* The one relu that can fail: an i32 source into an i8 dst. */
-RANGE(host_relu_into_narrower_dst,
-      RT_PROG(RT_CONST("x", "i32", "[1,3]", "[[-500,127,128]]") "," RT_BUF("y", "i8", "[1,3]", "temp"),
-	      "", "'y'", "{'op':'host_relu','dst':'y','src':'x'}"),
-      NULL, 0, "host_relu", "y", 2, 0, 2)
+FIXTURE_VARIANT_ADD(range_error, host_relu_into_narrower_dst) {
+	.prog = RT_PROG(RT_CONST("x", "i32", "[1,3]", "[[-500,127,128]]") "," RT_BUF("y", "i8", "[1,3]", "temp"),
+			"", "'y'", "{'op':'host_relu','dst':'y','src':'x'}"),
+	.cmd = 0, .op = "host_relu", .buf = "y", .elem = 2, .r = 0, .c = 2,
+};
 
 TEST(relu_at_range_edges_never_fails)
 {
