@@ -198,46 +198,53 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-TEST(concurrent_runs_one_program_one_engine)
-{
-	struct worker w[THREADS];
-	pthread_t th[THREADS];
-	struct ttpu_error err;
+FIXTURE(concurrent_runs) {
 	ttpu_program *prog;
-	char *text = tiled_program();
+};
 
-	ASSERT_EQ(0, ttpu_program_load_buffer(text, strlen(text), &prog, &err))
-		TH_LOG("%s", err.message);
-	free(text);
-	for (int t = 0; t < THREADS; t++) {
-		w[t] = (struct worker){ .prog = prog, .eng = rt_engine(), .seed = 1234u + t };
-		ASSERT_EQ(0, pthread_create(&th[t], NULL, worker_main, &w[t]));
-	}
-	for (int t = 0; t < THREADS; t++) {
-		ASSERT_EQ(0, pthread_join(th[t], NULL));
-	}
-	for (int t = 0; t < THREADS; t++) {
-		ASSERT_EQ(0, w[t].failures) TH_LOG("thread %d: %s", t, w[t].why);
-	}
-	ttpu_program_free(prog);
-}
+/* One program shared by every thread; the engine shared too, or one each. */
+FIXTURE_VARIANT(concurrent_runs) {
+	bool engine_per_thread;
+	unsigned int seed, seed_step;	/* thread t's inputs: seed + t * seed_step */
+};
+
+FIXTURE_VARIANT_ADD(concurrent_runs, one_program_one_engine) {
+	.engine_per_thread = false, .seed = 1234, .seed_step = 1,
+};
 
 /* Engines are independent too: one per thread, one program. */
-TEST(concurrent_runs_engine_per_thread)
+FIXTURE_VARIANT_ADD(concurrent_runs, engine_per_thread) {
+	.engine_per_thread = true, .seed = 0, .seed_step = 99,
+};
+
+FIXTURE_SETUP(concurrent_runs)
+{
+	struct ttpu_error err;
+	char *text = tiled_program();
+
+	ASSERT_EQ(0, ttpu_program_load_buffer(text, strlen(text), &self->prog, &err))
+		TH_LOG("%s", err.message);
+	free(text);
+}
+
+FIXTURE_TEARDOWN(concurrent_runs)
+{
+	ttpu_program_free(self->prog);
+}
+
+TEST_F(concurrent_runs, agree)
 {
 	struct worker w[THREADS];
 	pthread_t th[THREADS];
 	struct ttpu_error err;
-	ttpu_program *prog;
-	char *text = tiled_program();
 
-	ASSERT_EQ(0, ttpu_program_load_buffer(text, strlen(text), &prog, &err))
-		TH_LOG("%s", err.message);
-	free(text);
 	for (int t = 0; t < THREADS; t++) {
-		w[t] = (struct worker){ .prog = prog, .seed = 99u * t };
-		ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_SOFTWARE, NULL, &w[t].eng, &err));
-		ASSERT_STREQ("software", ttpu_engine_name(w[t].eng));
+		w[t] = (struct worker){ .prog = self->prog, .eng = rt_engine(),
+					.seed = variant->seed + (unsigned int)t * variant->seed_step };
+		if (variant->engine_per_thread) {
+			ASSERT_EQ(0, ttpu_engine_open(TTPU_ENGINE_SOFTWARE, NULL, &w[t].eng, &err));
+			ASSERT_STREQ("software", ttpu_engine_name(w[t].eng));
+		}
 		ASSERT_EQ(0, pthread_create(&th[t], NULL, worker_main, &w[t]));
 	}
 	for (int t = 0; t < THREADS; t++) {
@@ -245,9 +252,9 @@ TEST(concurrent_runs_engine_per_thread)
 	}
 	for (int t = 0; t < THREADS; t++) {
 		ASSERT_EQ(0, w[t].failures) TH_LOG("thread %d: %s", t, w[t].why);
-		ttpu_engine_close(w[t].eng);
+		if (variant->engine_per_thread)
+			ttpu_engine_close(w[t].eng);
 	}
-	ttpu_program_free(prog);
 }
 
 /* two-layer.json: layer 2 reads H, which layer 1's accs wrote */
