@@ -111,154 +111,132 @@ TEST(base_program_loads)
 FIXTURE_VARIANT_ADD(reject, format_wrong) {
 	.sq = PROGH("'format':'tpu','version':1,'tile':4,'name':'t'",
 		    BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "format", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "format", .cmd = -1, .op = "", .buf = "",
 	.says = "ttpu",
 };
 
 FIXTURE_VARIANT_ADD(reject, version_wrong) {
 	.sq = PROGH("'format':'ttpu','version':2,'tile':4,'name':'t'",
 		    BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "version", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "version", .cmd = -1, .op = "", .buf = "",
 	.says = "1",
 };
 
 FIXTURE_VARIANT_ADD(reject, tile_wrong) {
 	.sq = PROGH("'format':'ttpu','version':1,'tile':8,'name':'t'",
 		    BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "tile", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "tile", .cmd = -1, .op = "", .buf = "",
 	.says = "4",
 };
 
 FIXTURE_VARIANT_ADD(reject, name_missing) {
 	.sq = PROGH("'format':'ttpu','version':1,'tile':4", BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "", .cmd = -1, .op = "", .buf = "",
 	.says = "\"name\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, name_not_string) {
 	.sq = PROGH("'format':'ttpu','version':1,'tile':4,'name':5", BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "name", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "name", .cmd = -1, .op = "", .buf = "",
 };
 
 FIXTURE_VARIANT_ADD(reject, format_missing) {
 	.sq = PROGH("'version':1,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "", .cmd = -1, .op = "", .buf = "",
 	.says = "\"format\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, version_as_string) {
 	.sq = PROGH("'format':'ttpu','version':'1','tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "version", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "version", .cmd = -1, .op = "", .buf = "",
 };
 
 FIXTURE_VARIANT_ADD(reject, version_as_float) {
 	.sq = PROGH("'format':'ttpu','version':1.0,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "version", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "version", .cmd = -1, .op = "", .buf = "",
 };
 
 FIXTURE_VARIANT_ADD(reject, version_as_exponent) {
 	.sq = PROGH("'format':'ttpu','version':1e0,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "version", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "version", .cmd = -1, .op = "", .buf = "",
 };
 
 FIXTURE_VARIANT_ADD(reject, version_as_bool) {
 	.sq = PROGH("'format':'ttpu','version':true,'tile':4,'name':'t'", BUFS, "'A'", "'C'", CMDS, ""),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "version", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "version", .cmd = -1, .op = "", .buf = "",
 };
 
 FIXTURE_VARIANT_ADD(reject, top_level_not_object) {
 	.sq = "[1,2]",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = -1, .op = "", .buf = "",
 };
 
 FIXTURE_VARIANT_ADD(reject, buffers_missing) {
 	.sq = "{" HDR ",'inputs':['A'],'outputs':['C'],'commands':[]}",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "", .cmd = -1, .op = "", .buf = "",
 	.says = "\"buffers\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, inputs_missing) {
 	.sq = "{" HDR ",'buffers':{" BUFS "},'outputs':['C'],'commands':[" CMDS "]}",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "", .cmd = -1, .op = "", .buf = "",
 	.says = "\"inputs\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, outputs_missing) {
 	.sq = "{" HDR ",'buffers':{" BUFS "},'inputs':['A'],'commands':[" CMDS "]}",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "", .cmd = -1, .op = "", .buf = "",
 	.says = "\"outputs\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, commands_missing) {
 	.sq = "{" HDR ",'buffers':{" BUFS "},'inputs':['A'],'outputs':['C']}",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "", .cmd = -1, .op = "", .buf = "",
 	.says = "\"commands\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, buffers_not_object) {
 	.sq = "{" HDR ",'buffers':[],'inputs':[],'outputs':[],'commands':[]}",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers", .cmd = -1, .op = "", .buf = "",
 };
 
 FIXTURE_VARIANT_ADD(reject, commands_not_array) {
 	.sq = "{" HDR ",'buffers':{" BUFS "},'inputs':['A'],'outputs':['C'],'commands':{}}",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands", .cmd = -1, .op = "", .buf = "",
 };
 
 /* ---- unknown keys, at every level ---- */
 
 FIXTURE_VARIANT_ADD(reject, unknown_key_top) {
 	.sq = PROGH(HDR, BUFS, "'A'", "'C'", CMDS, ",'bogus':1"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "", .cmd = -1, .op = "", .buf = "",
 	.says = "\"bogus\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, unknown_key_buffer) {
 	.sq = PROG("'A':{'dtype':'i8','shape':[4,4],'kind':'input','bogus':1}," B_BUF "," C_BUF "," BIAS_BUF,
 		CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
 	.says = "\"bogus\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, unknown_key_command) {
 	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0)
 		",'bogus':1}," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0]", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0]", .cmd = 0, .op = "pass", .buf = NULL,
 	.says = "\"bogus\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, unknown_key_window) {
 	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':{'buf':'A','r':0,'c':0,'bogus':1},'b':"
 		RT_WIN("B", 0, 0) "}," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].a", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].a", .cmd = 0, .op = "pass", .buf = NULL,
 	.says = "\"bogus\"",
 };
 /* a key valid for another op is still unknown here */
 FIXTURE_VARIANT_ADD(reject, unknown_key_other_ops_field) {
 	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'src':'C'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1]", .cmd = 1, .op = "acc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1]", .cmd = 1, .op = "acc", .buf = NULL,
 	.says = "\"src\"",
 };
 /* unknown keys in estimate and estimate.host_ops: with the estimate tests */
@@ -267,86 +245,73 @@ FIXTURE_VARIANT_ADD(reject, unknown_key_other_ops_field) {
 
 FIXTURE_VARIANT_ADD(reject, buffer_dtype_missing) {
 	.sq = PROG("'A':{'shape':[4,4],'kind':'input'}," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
 	.says = "\"dtype\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, buffer_shape_missing) {
 	.sq = PROG("'A':{'dtype':'i8','kind':'input'}," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
 	.says = "\"shape\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, buffer_kind_missing) {
 	.sq = PROG("'A':{'dtype':'i8','shape':[4,4]}," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
 	.says = "\"kind\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, buffer_dtype_unknown) {
 	.sq = PROG(RT_BUF("A", "i16", "[4,4]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A.dtype", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A.dtype", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, buffer_kind_unknown) {
 	.sq = PROG(RT_BUF("A", "i8", "[4,4]", "weights") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A.kind", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A.kind", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, buffer_not_object) {
 	.sq = PROG("'A':[4,4]," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, buffer_name_empty) {
 	.sq = PROG(BUFS ",'':{'dtype':'i8','shape':[4],'kind':'temp'}", CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers", .cmd = -1, .op = "", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers", .cmd = -1, .op = "", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, command_not_object) {
 	.sq = PROG(BUFS, CMDS ",7"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2]", .cmd = 2, .op = NULL, .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2]", .cmd = 2, .op = NULL, .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, op_missing) {
 	.sq = PROG(BUFS, "{'id':0,'a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0) "}," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0]", .cmd = 0, .op = NULL, .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0]", .cmd = 0, .op = NULL, .buf = NULL,
 	.says = "\"op\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, op_unknown) {
 	.sq = PROG(BUFS, CMDS ",{'op':'matmul','buf':'C'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2].op", .cmd = 2, .op = NULL, .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2].op", .cmd = 2, .op = NULL, .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, pass_id_missing) {
 	.sq = PROG(BUFS, "{'op':'pass','a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0) "}," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0]", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0]", .cmd = 0, .op = "pass", .buf = NULL,
 	.says = "\"id\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, pass_b_missing) {
 	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':" RT_WIN("A", 0, 0) "}," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0]", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0]", .cmd = 0, .op = "pass", .buf = NULL,
 	.says = "\"b\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, window_r_missing) {
 	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':{'buf':'A','c':0},'b':" RT_WIN("B", 0, 0) "}," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].a", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].a", .cmd = 0, .op = "pass", .buf = NULL,
 	.says = "\"r\"",
 };
 
@@ -358,92 +323,78 @@ FIXTURE_VARIANT_ADD(reject, window_buf_not_string) {
 
 FIXTURE_VARIANT_ADD(reject, window_not_object) {
 	.sq = PROG(BUFS, "{'op':'pass','id':0,'a':'A','b':" RT_WIN("B", 0, 0) "}," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].a", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].a", .cmd = 0, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, acc_dst_missing) {
 	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1]", .cmd = 1, .op = "acc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1]", .cmd = 1, .op = "acc", .buf = NULL,
 	.says = "\"dst\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, acc_pass_missing) {
 	.sq = PROG(BUFS, PASS0 ",{'op':'acc','dst':" RT_WIN("C", 0, 0) "}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1]", .cmd = 1, .op = "acc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1]", .cmd = 1, .op = "acc", .buf = NULL,
 	.says = "\"pass\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, relu_not_bool) {
 	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'relu':1}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1].relu", .cmd = 1, .op = "acc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1].relu", .cmd = 1, .op = "acc", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, bias_not_string) {
 	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':5}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, alloc_buf_missing) {
 	.sq = PROG(BUFS, CMDS ",{'op':'alloc'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2]", .cmd = 2, .op = "alloc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2]", .cmd = 2, .op = "alloc", .buf = NULL,
 	.says = "\"buf\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, host_add_b_missing) {
 	.sq = PROG(BUFS, CMDS ",{'op':'host_add','dst':'C','a':'C'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2]", .cmd = 2, .op = "host_add", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2]", .cmd = 2, .op = "host_add", .buf = NULL,
 	.says = "\"b\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, host_relu_src_missing) {
 	.sq = PROG(BUFS, CMDS ",{'op':'host_relu','dst':'C'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2]", .cmd = 2, .op = "host_relu", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2]", .cmd = 2, .op = "host_relu", .buf = NULL,
 	.says = "\"src\"",
 };
 /* ---- shapes ---- */
 
 FIXTURE_VARIANT_ADD(reject, shape_rank0) {
 	.sq = PROG(RT_BUF("A", "i8", "[]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A.shape", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A.shape", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, shape_rank3) {
 	.sq = PROG(RT_BUF("A", "i8", "[4,4,1]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A.shape", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A.shape", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, shape_dim0) {
 	.sq = PROG(RT_BUF("A", "i8", "[4,0]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A.shape*", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A.shape*", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, shape_dim_negative) {
 	.sq = PROG(RT_BUF("A", "i8", "[-4,4]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A.shape*", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A.shape*", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, shape_dim_float) {
 	.sq = PROG(RT_BUF("A", "i8", "[4.0,4]", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A.shape*", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A.shape*", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, shape_not_array) {
 	.sq = PROG(RT_BUF("A", "i8", "4", "input") "," B_BUF "," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A.shape", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A.shape", .cmd = -1, .op = "", .buf = "A",
 };
 
 /* 2^62 elements: must be refused from the numbers, before any allocation. */
@@ -481,22 +432,19 @@ TEST(shapes_beyond_total_cap)
 
 FIXTURE_VARIANT_ADD(reject, duplicate_buffer_name) {
 	.sq = PROG(BUFS "," RT_BUF("A", "i8", "[4,4]", "temp"), CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, duplicate_key_in_command) {
 	.sq = PROG(BUFS, "{'op':'pass','id':0,'id':1,'a':" RT_WIN("A", 0, 0) ",'b':" RT_WIN("B", 0, 0)
 		"}," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0]", .cmd = 0, .op = NULL, .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0]", .cmd = 0, .op = NULL, .buf = NULL,
 	.says = "\"id\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, duplicate_key_top) {
 	.sq = PROGH(HDR, BUFS, "'A'", "'C'", CMDS, ",'name':'u'"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "", .cmd = -1, .op = "", .buf = "",
 	.says = "\"name\"",
 };
 
@@ -504,93 +452,79 @@ FIXTURE_VARIANT_ADD(reject, duplicate_key_top) {
 
 FIXTURE_VARIANT_ADD(reject, inputs_omit_an_input) {
 	.sq = RT_PROG(BUFS, "", "'C'", CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "inputs", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "inputs", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, inputs_name_a_const) {
 	.sq = RT_PROG(BUFS, "'A','B'", "'C'", CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "inputs[1]", .cmd = -1, .op = "", .buf = "B",
+	.kind = TTPU_SCHEMA_ERROR, .field = "inputs[1]", .cmd = -1, .op = "", .buf = "B",
 };
 
 FIXTURE_VARIANT_ADD(reject, inputs_name_twice) {
 	.sq = RT_PROG(BUFS, "'A','A'", "'C'", CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "inputs[1]", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "inputs[1]", .cmd = -1, .op = "", .buf = "A",
 };
 
 FIXTURE_VARIANT_ADD(reject, inputs_name_unknown) {
 	.sq = RT_PROG(BUFS, "'A','Z'", "'C'", CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "inputs[1]", .cmd = -1, .op = "", .buf = "Z",
+	.kind = TTPU_SCHEMA_ERROR, .field = "inputs[1]", .cmd = -1, .op = "", .buf = "Z",
 };
 
 FIXTURE_VARIANT_ADD(reject, inputs_not_strings) {
 	.sq = RT_PROG(BUFS, "'A',1", "'C'", CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "inputs[1]", .cmd = -1, .op = "", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "inputs[1]", .cmd = -1, .op = "", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, outputs_unknown) {
 	.sq = RT_PROG(BUFS, "'A'", "'Z'", CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "outputs[0]", .cmd = -1, .op = "", .buf = "Z",
+	.kind = TTPU_SCHEMA_ERROR, .field = "outputs[0]", .cmd = -1, .op = "", .buf = "Z",
 };
 
 FIXTURE_VARIANT_ADD(reject, outputs_duplicate) {
 	.sq = RT_PROG(BUFS, "'A'", "'C','C'", CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "outputs[1]", .cmd = -1, .op = "", .buf = "C",
+	.kind = TTPU_SCHEMA_ERROR, .field = "outputs[1]", .cmd = -1, .op = "", .buf = "C",
 };
 
 /* ---- const data ---- */
 
 FIXTURE_VARIANT_ADD(reject, const_data_missing) {
 	.sq = PROG(A_BUF ",'B':{'dtype':'i8','shape':[4,4],'kind':'const'}," C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.B", .cmd = -1, .op = "", .buf = "B",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.B", .cmd = -1, .op = "", .buf = "B",
 	.says = "\"data\"",
 };
 
 FIXTURE_VARIANT_ADD(reject, const_data_too_few_rows) {
 	.sq = PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,0]]") ","
 		C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
 };
 
 FIXTURE_VARIANT_ADD(reject, const_data_short_row) {
 	.sq = PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0],[0,0,1,0],[0,0,0,1]]") ","
 		C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
 };
 
 FIXTURE_VARIANT_ADD(reject, const_data_rank1_nested) {
 	.sq = PROG(BUFS "," RT_CONST("v", "i32", "[2]", "[[1,2]]"), CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.v.data*", .cmd = -1, .op = "", .buf = "v",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.v.data*", .cmd = -1, .op = "", .buf = "v",
 };
 
 FIXTURE_VARIANT_ADD(reject, const_data_rank2_flat) {
 	.sq = PROG(BUFS "," RT_CONST("m", "i32", "[1,2]", "[1,2]"), CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.m.data*", .cmd = -1, .op = "", .buf = "m",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.m.data*", .cmd = -1, .op = "", .buf = "m",
 };
 
 FIXTURE_VARIANT_ADD(reject, const_data_i8_too_big) {
 	.sq = PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,128],[0,0,0,1]]") ","
 		C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
 };
 
 FIXTURE_VARIANT_ADD(reject, const_data_i8_too_small) {
 	.sq = PROG(A_BUF "," RT_CONST("B", "i8", "[4,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[-129,0,0,1]]") ","
 		C_BUF "," BIAS_BUF, CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.B.data*", .cmd = -1, .op = "", .buf = "B",
 };
 
 FIXTURE_VARIANT_ADD(reject, const_data_i32_too_big) {
@@ -620,15 +554,13 @@ FIXTURE_VARIANT_ADD(reject, const_data_bool) {
 FIXTURE_VARIANT_ADD(reject, data_on_temp) {
 	.sq = PROG(A_BUF "," B_BUF "," BIAS_BUF ",'C':{'dtype':'i32','shape':[1,1],'kind':'temp','data':[[0]]}",
 		CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.C.data", .cmd = -1, .op = "", .buf = "C",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.C.data", .cmd = -1, .op = "", .buf = "C",
 };
 
 FIXTURE_VARIANT_ADD(reject, data_on_input) {
 	.sq = PROG(B_BUF "," C_BUF "," BIAS_BUF
 		",'A':{'dtype':'i8','shape':[1,1],'kind':'input','data':[[0]]}", CMDS),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "buffers.A.data", .cmd = -1, .op = "", .buf = "A",
+	.kind = TTPU_SCHEMA_ERROR, .field = "buffers.A.data", .cmd = -1, .op = "", .buf = "A",
 };
 
 /* ---- windows ---- */
@@ -636,106 +568,89 @@ FIXTURE_VARIANT_ADD(reject, data_on_input) {
 FIXTURE_VARIANT_ADD(reject, window_on_rank1) {
 	.sq = PROG(BUFS "," RT_CONST("v", "i8", "[4]", "[1,2,3,4]"),
 		RT_PASS(0, "v", 0, 0, "B", 0, 0) "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].a*", .cmd = 0, .op = "pass", .buf = "v",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].a*", .cmd = 0, .op = "pass", .buf = "v",
 };
 
 FIXTURE_VARIANT_ADD(reject, window_r_negative) {
 	.sq = PROG(BUFS, RT_PASS(0, "A", -1, 0, "B", 0, 0) "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].a.r", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].a.r", .cmd = 0, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, window_c_negative) {
 	.sq = PROG(BUFS, PASS0 "," RT_ACC(0, "C", 0, -4)),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1].dst.c", .cmd = 1, .op = "acc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1].dst.c", .cmd = 1, .op = "acc", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, window_r_float) {
 	.sq = PROG(BUFS, RT_PASS(0, "A", 0, 0, "B", 4.0, 0) "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].b.r", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].b.r", .cmd = 0, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, window_r_beyond_int64) {
 	.sq = PROG(BUFS, RT_PASS(0, "A", 99999999999999999999, 0, "B", 0, 0) "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].a.r", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].a.r", .cmd = 0, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, window_buffer_unknown) {
 	.sq = PROG(BUFS, RT_PASS(0, "Z", 0, 0, "B", 0, 0) "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].a.buf", .cmd = 0, .op = "pass", .buf = "Z",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].a.buf", .cmd = 0, .op = "pass", .buf = "Z",
 };
 
 FIXTURE_VARIANT_ADD(reject, pass_a_on_i32) {
 	.sq = PROG(BUFS, RT_PASS(0, "C", 0, 0, "B", 0, 0) "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].a*", .cmd = 0, .op = "pass", .buf = "C",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].a*", .cmd = 0, .op = "pass", .buf = "C",
 };
 
 FIXTURE_VARIANT_ADD(reject, pass_b_on_i32) {
 	.sq = PROG(BUFS, RT_PASS(0, "A", 0, 0, "C", 0, 0) "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].b*", .cmd = 0, .op = "pass", .buf = "C",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].b*", .cmd = 0, .op = "pass", .buf = "C",
 };
 
 /* ---- passes and accs ---- */
 
 FIXTURE_VARIANT_ADD(reject, pass_id_duplicate) {
 	.sq = PROG(BUFS, PASS0 "," RT_PASS(0, "A", 0, 0, "B", 0, 0) "," ACC0 "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1].id", .cmd = 1, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1].id", .cmd = 1, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, pass_id_negative) {
 	.sq = PROG(BUFS, RT_PASS(-1, "A", 0, 0, "B", 0, 0) "," RT_ACC(-1, "C", 0, 0)),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].id", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].id", .cmd = 0, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, pass_id_true) {
 	.sq = PROG(BUFS, RT_PASS(true, "A", 0, 0, "B", 0, 0) "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].id", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].id", .cmd = 0, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, pass_id_exponent) {
 	.sq = PROG(BUFS, RT_PASS(0e0, "A", 0, 0, "B", 0, 0) "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].id", .cmd = 0, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].id", .cmd = 0, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, pass_never_consumed) {
 	.sq = PROG(BUFS, CMDS "," RT_PASS(1, "A", 0, 0, "B", 0, 0)),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = 2, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = 2, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, pass_consumed_twice) {
 	.sq = PROG(BUFS, CMDS "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2].pass", .cmd = 2, .op = "acc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2].pass", .cmd = 2, .op = "acc", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, acc_before_its_pass) {
 	.sq = PROG(BUFS, ACC0 "," PASS0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[0].pass", .cmd = 0, .op = "acc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[0].pass", .cmd = 0, .op = "acc", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, acc_unknown_pass) {
 	.sq = PROG(BUFS, PASS0 "," ACC0 "," RT_ACC(9, "C", 0, 0)),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2].pass", .cmd = 2, .op = "acc", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2].pass", .cmd = 2, .op = "acc", .buf = NULL,
 };
 /* ids are unique among all passes, consumed or not */
 FIXTURE_VARIANT_ADD(reject, pass_id_reused_after_consumed) {
 	.sq = PROG(BUFS, CMDS "," PASS0 "," ACC0),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2].id", .cmd = 2, .op = "pass", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2].id", .cmd = 2, .op = "pass", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, acc_dst_rank1) {
@@ -753,21 +668,18 @@ FIXTURE_VARIANT_ADD(reject, acc_dst_unknown) {
 FIXTURE_VARIANT_ADD(reject, acc_bias_rank2) {
 	.sq = PROG(BUFS "," RT_CONST("b2", "i32", "[1,4]", "[[1,2,3,4]]"),
 		PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b2'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = "b2",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = "b2",
 };
 
 FIXTURE_VARIANT_ADD(reject, acc_bias_too_short) {
 	.sq = PROG(BUFS "," RT_CONST("b3", "i32", "[3]", "[1,2,3]"),
 		PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'b3'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = "b3",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = "b3",
 };
 
 FIXTURE_VARIANT_ADD(reject, acc_bias_unknown) {
 	.sq = PROG(BUFS, PASS0 ",{'op':'acc','pass':0,'dst':" RT_WIN("C", 0, 0) ",'bias':'Z'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = "Z",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[1].bias", .cmd = 1, .op = "acc", .buf = "Z",
 };
 
 FIXTURE_VARIANT_ADD(reject, epilogue_bias_too_short) {
@@ -785,8 +697,7 @@ FIXTURE_VARIANT_ADD(reject, epilogue_dst_rank1) {
 
 FIXTURE_VARIANT_ADD(reject, alloc_unknown_buffer) {
 	.sq = PROG(BUFS, CMDS ",{'op':'alloc','buf':'Z'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2].buf", .cmd = 2, .op = "alloc", .buf = "Z",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2].buf", .cmd = 2, .op = "alloc", .buf = "Z",
 };
 
 /* ---- host_add / host_relu shapes ---- */
@@ -812,20 +723,17 @@ TEST(host_shapes_valid)
 
 FIXTURE_VARIANT_ADD(reject, host_add_shape_mismatch) {
 	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'Y'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = 2, .op = "host_add", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = 2, .op = "host_add", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, host_add_row_vector_is_not_broadcast) {
 	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'R'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = 2, .op = "host_add", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = 2, .op = "host_add", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, host_add_broadcast_wrong_length) {
 	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'v2'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = 2, .op = "host_add", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = 2, .op = "host_add", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, host_add_dst_shape_mismatch) {
@@ -842,20 +750,17 @@ FIXTURE_VARIANT_ADD(reject, host_add_dst_rank1_for_broadcast) {
 
 FIXTURE_VARIANT_ADD(reject, host_add_unknown_operand) {
 	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_add','dst':'X','a':'X','b':'Z'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "commands[2].b", .cmd = 2, .op = "host_add", .buf = "Z",
+	.kind = TTPU_SCHEMA_ERROR, .field = "commands[2].b", .cmd = 2, .op = "host_add", .buf = "Z",
 };
 
 FIXTURE_VARIANT_ADD(reject, host_relu_shape_mismatch) {
 	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_relu','dst':'Y','src':'X'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = 2, .op = "host_relu", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = 2, .op = "host_relu", .buf = NULL,
 };
 
 FIXTURE_VARIANT_ADD(reject, host_relu_rank_mismatch) {
 	.sq = PROG(XY_BUFS, CMDS ",{'op':'host_relu','dst':'R','src':'v3'}"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = 2, .op = "host_relu", .buf = NULL,
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = 2, .op = "host_relu", .buf = NULL,
 };
 
 /* ---- JSON text ---- */
@@ -872,8 +777,7 @@ TEST(trailing_data)
 
 FIXTURE_VARIANT_ADD(reject, trailing_second_value) {
 	.sq = PROG(BUFS, CMDS) " {}",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = -1, .op = "", .buf = "",
 };
 
 TEST(trailing_whitespace_is_fine)
@@ -903,14 +807,12 @@ TEST(truncated_json)
 
 FIXTURE_VARIANT_ADD(reject, syntax_error) {
 	.sq = "{'format' 'ttpu'}",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = -1, .op = "", .buf = "",
 };
 
 FIXTURE_VARIANT_ADD(reject, empty_text) {
 	.sq = "",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = NULL, .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = NULL, .cmd = -1, .op = "", .buf = "",
 };
 
 /* Far deeper than any parser stack should follow; must not crash. */
@@ -1022,117 +924,98 @@ FIXTURE_VARIANT_ADD(estimate, host_ops_zero_keys) {
 
 FIXTURE_VARIANT_ADD(estimate, passes_mismatch) {
 	.sq = E_PROG(E_EST("3", "0", "15", "30", E_HOPS, "30", "128", "0.234375")),
-	.kind = TTPU_ESTIMATE_MISMATCH,
-	.field = "estimate.passes",
+	.kind = TTPU_ESTIMATE_MISMATCH, .field = "estimate.passes",
 };
 
 FIXTURE_VARIANT_ADD(estimate, cycles_per_pass_mismatch) {
 	.sq = E_PROG(E_EST("2", "0", "16", "30", E_HOPS, "30", "128", "0.234375")),
-	.kind = TTPU_ESTIMATE_MISMATCH,
-	.field = "estimate.cycles_per_pass",
+	.kind = TTPU_ESTIMATE_MISMATCH, .field = "estimate.cycles_per_pass",
 };
 
 FIXTURE_VARIANT_ADD(estimate, rtl_cycles_mismatch) {
 	.sq = E_PROG(E_EST("2", "0", "15", "29", E_HOPS, "30", "128", "0.234375")),
-	.kind = TTPU_ESTIMATE_MISMATCH,
-	.field = "estimate.rtl_cycles",
+	.kind = TTPU_ESTIMATE_MISMATCH, .field = "estimate.rtl_cycles",
 };
 
 FIXTURE_VARIANT_ADD(estimate, host_ops_mismatch) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'alloc':1,'acc':3}", "30", "128", "0.234375")),
-	.kind = TTPU_ESTIMATE_MISMATCH,
-	.field = "estimate.host_ops.acc",
+	.kind = TTPU_ESTIMATE_MISMATCH, .field = "estimate.host_ops.acc",
 };
 
 FIXTURE_VARIANT_ADD(estimate, host_ops_missing_key_means_zero) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'acc':2}", "30", "128", "0.234375")),
-	.kind = TTPU_ESTIMATE_MISMATCH,
-	.field = "estimate.host_ops.alloc",
+	.kind = TTPU_ESTIMATE_MISMATCH, .field = "estimate.host_ops.alloc",
 };
 
 FIXTURE_VARIANT_ADD(estimate, host_ops_extra_count) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'alloc':1,'acc':2,'host_relu':1}", "30", "128", "0.234375")),
-	.kind = TTPU_ESTIMATE_MISMATCH,
-	.field = "estimate.host_ops.host_relu",
+	.kind = TTPU_ESTIMATE_MISMATCH, .field = "estimate.host_ops.host_relu",
 };
 
 FIXTURE_VARIANT_ADD(estimate, useful_macs_mismatch) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "128", "128", "0.234375")),
-	.kind = TTPU_ESTIMATE_MISMATCH,
-	.field = "estimate.useful_macs",
+	.kind = TTPU_ESTIMATE_MISMATCH, .field = "estimate.useful_macs",
 };
 
 FIXTURE_VARIANT_ADD(estimate, capacity_macs_mismatch) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "64", "0.234375")),
-	.kind = TTPU_ESTIMATE_MISMATCH,
-	.field = "estimate.capacity_macs",
+	.kind = TTPU_ESTIMATE_MISMATCH, .field = "estimate.capacity_macs",
 };
 
 FIXTURE_VARIANT_ADD(estimate, utilization_mismatch) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.2344")),
-	.kind = TTPU_ESTIMATE_MISMATCH,
-	.field = "estimate.utilization",
+	.kind = TTPU_ESTIMATE_MISMATCH, .field = "estimate.utilization",
 };
 
 FIXTURE_VARIANT_ADD(estimate, key_missing) {
 	.sq = E_PROG("'passes':2"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate",
 };
 
 FIXTURE_VARIANT_ADD(estimate, unknown_key) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "0.234375") ",'bogus':1"),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate",
 };
 
 FIXTURE_VARIANT_ADD(estimate, host_ops_unknown_key) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'alloc':1,'acc':2,'pass':2}", "30", "128", "0.234375")),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate.host_ops",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate.host_ops",
 };
 
 FIXTURE_VARIANT_ADD(estimate, passes_string) {
 	.sq = E_PROG(E_EST("'2'", "0", "15", "30", E_HOPS, "30", "128", "0.234375")),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate.passes",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate.passes",
 };
 
 FIXTURE_VARIANT_ADD(estimate, passes_negative) {
 	.sq = E_PROG(E_EST("-2", "0", "15", "30", E_HOPS, "30", "128", "0.234375")),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate.passes",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate.passes",
 };
 
 FIXTURE_VARIANT_ADD(estimate, passes_float) {
 	.sq = E_PROG(E_EST("2.0", "0", "15", "30", E_HOPS, "30", "128", "0.234375")),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate.passes",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate.passes",
 };
 
 FIXTURE_VARIANT_ADD(estimate, host_ops_not_object) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", "[1]", "30", "128", "0.234375")),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate.host_ops",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate.host_ops",
 };
 
 FIXTURE_VARIANT_ADD(estimate, host_ops_count_string) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", "{'alloc':1,'acc':'2'}", "30", "128", "0.234375")),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate.host_ops.acc",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate.host_ops.acc",
 };
 
 FIXTURE_VARIANT_ADD(estimate, utilization_string) {
 	.sq = E_PROG(E_EST("2", "0", "15", "30", E_HOPS, "30", "128", "'0.2'")),
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate.utilization",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate.utilization",
 };
 
 FIXTURE_VARIANT_ADD(reject, estimate_is_array) {
 	.sq = "{" HDR ",'buffers':{" E_BUFS "},'inputs':[],'outputs':['C'],"
 		"'commands':[" E_CMDS "],'estimate':[]}",
-	.kind = TTPU_SCHEMA_ERROR,
-	.field = "estimate", .cmd = -1, .op = "", .buf = "",
+	.kind = TTPU_SCHEMA_ERROR, .field = "estimate", .cmd = -1, .op = "", .buf = "",
 };
 
 /* utilization is 0 when there are no passes (not NaN) */
