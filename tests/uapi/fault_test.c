@@ -12,50 +12,15 @@
 
 #define NK	32
 
-static int knob_write(const char *knob, unsigned long val)
-{
-	char path[256], s[32];
-	int fd, n, ok;
-
-	npu_debugfs_path(path, sizeof(path), knob);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = snprintf(s, sizeof(s), "%lu\n", val);
-	ok = write(fd, s, n) == n;
-	close(fd);
-	return ok ? 0 : -EIO;
-}
-
-static long knob_read(const char *knob)
-{
-	char path[256], s[32] = "";
-	int fd;
-	ssize_t n;
-
-	npu_debugfs_path(path, sizeof(path), knob);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, s, sizeof(s) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	/* debugfs bools read "Y"/"N" */
-	if (s[0] == 'Y' || s[0] == 'N')
-		return s[0] == 'Y';
-	return strtol(s, NULL, 0);
-}
-
 /* The knobs must exist on the simulator, and start from a clean state. */
 #define NEED_SIM() do {								\
 	if (self->info.backend != NPUKIT_BACKEND_SIMULATED)			\
 		SKIP(return, "fault knobs exist only on the simulated NpuKit");	\
 	char __p[256];								\
 	npu_debugfs_path(__p, sizeof(__p), "dma_error");				\
-	ASSERT_EQ(0, knob_write("dma_error", 0)) TH_LOG("knob %s", __p);	\
-	ASSERT_EQ(0, knob_write("hang", 0));					\
-	ASSERT_EQ(0, knob_write("slow", 1));					\
+	ASSERT_EQ(0, npu_knob_write("dma_error", 0)) TH_LOG("knob %s", __p);	\
+	ASSERT_EQ(0, npu_knob_write("hang", 0));					\
+	ASSERT_EQ(0, npu_knob_write("slow", 1));					\
 } while (0)
 
 /*
@@ -122,7 +87,7 @@ NPU_TEST(dma_error)
 	ASSERT_LE(0, errs) TH_LOG("no dma_errors line in debugfs stats");
 	irq_errs = npu_stat("irq_errors");
 	ASSERT_LE(0, irq_errs) TH_LOG("no irq_errors line in debugfs stats");
-	ASSERT_EQ(0, knob_write("dma_error", 1));
+	ASSERT_EQ(0, npu_knob_write("dma_error", 1));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DMA_ERROR, s.status);
@@ -131,7 +96,7 @@ NPU_TEST(dma_error)
 	ASSERT_EQ(irq_errs + irq_mode(), npu_stat("irq_errors"));
 	ASSERT_GT(NK, s.kicks_done);
 	ASSERT_TILES_EQ(want, got, done_slots(s.kicks_done));
-	ASSERT_EQ(0, knob_read("dma_error")) TH_LOG("the fault was not consumed");
+	ASSERT_EQ(0, npu_knob_read("dma_error")) TH_LOG("the fault was not consumed");
 	assert_recovered(_metadata, self->fd);
 }
 
@@ -145,7 +110,7 @@ NPU_TEST(dma_error_repeated)
 	NEED_SIM();
 	make_batch(k, want, 2);
 	for (int b = 0; b < 3; b++) {
-		ASSERT_EQ(0, knob_write("dma_error", 1));
+		ASSERT_EQ(0, npu_knob_write("dma_error", 1));
 		npu_submit_init(&s, k, NK, got, NK / 4);
 		test_err_submit(EIO, self->fd, &s);
 		ASSERT_EQ(NPUKIT_STATUS_DMA_ERROR, s.status);
@@ -170,7 +135,7 @@ NPU_TEST(hang)
 	poll_sleeps = npu_stat("poll_sleeps");
 	ASSERT_LE(0, irq_waits) TH_LOG("no irq_waits line in debugfs stats");
 	ASSERT_LE(0, poll_sleeps) TH_LOG("no poll_sleeps line in debugfs stats");
-	ASSERT_EQ(0, knob_write("hang", 1));
+	ASSERT_EQ(0, npu_knob_write("hang", 1));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DEVICE_HANG, s.status);
@@ -194,7 +159,7 @@ NPU_TEST(hang)
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DEVICE_HANG, s.status);
-	ASSERT_EQ(0, knob_write("hang", 0));
+	ASSERT_EQ(0, npu_knob_write("hang", 0));
 	assert_recovered(_metadata, self->fd);
 }
 
@@ -214,10 +179,10 @@ NPU_TEST(slow)
 	fast_ns = s.device_ns;
 	wakeups = npu_stat("irq_wakeups");
 	poll_sleeps = npu_stat("poll_sleeps");
-	ASSERT_EQ(0, knob_write("slow", 100));
+	ASSERT_EQ(0, npu_knob_write("slow", 100));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_submit(self->fd, &s);
-	ASSERT_EQ(0, knob_write("slow", 1));
+	ASSERT_EQ(0, npu_knob_write("slow", 1));
 	ASSERT_TILES_EQ(want, got, NK / 4);
 	/* Each run is ~0.28 us; 100 times that is ~28 us more per kick. */
 	ASSERT_LT(fast_ns + NK * 20000ULL, s.device_ns)
@@ -280,11 +245,11 @@ NPU_TEST(fault_then_reopen)
 
 	NEED_SIM();
 	make_batch(k, want, 6);
-	ASSERT_EQ(0, knob_write("hang", 1));
+	ASSERT_EQ(0, npu_knob_write("hang", 1));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	close(self->fd);
-	ASSERT_EQ(0, knob_write("hang", 0));
+	ASSERT_EQ(0, npu_knob_write("hang", 0));
 	self->fd = open(npu_device_path(), O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	assert_recovered(_metadata, self->fd);

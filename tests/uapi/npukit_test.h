@@ -72,6 +72,43 @@ static inline long long npu_stat(const char *name)
 	return val;
 }
 
+/* Write a debugfs knob of the instance: 0 or -errno. */
+static inline int npu_knob_write(const char *knob, unsigned long val)
+{
+	char path[256], s[32];
+	int fd, n, ok;
+
+	npu_debugfs_path(path, sizeof(path), knob);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(s, sizeof(s), "%lu\n", val);
+	ok = write(fd, s, n) == n;
+	close(fd);
+	return ok ? 0 : -EIO;
+}
+
+/* Read a debugfs knob of the instance (bools as 0/1), or -errno. */
+static inline long npu_knob_read(const char *knob)
+{
+	char path[256], s[32] = "";
+	int fd;
+	ssize_t n;
+
+	npu_debugfs_path(path, sizeof(path), knob);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, s, sizeof(s) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	/* debugfs bools read "Y"/"N" */
+	if (s[0] == 'Y' || s[0] == 'N')
+		return s[0] == 'Y';
+	return strtol(s, NULL, 0);
+}
+
 /* Assert that an ioctl succeeds, logging the errno when it does not. */
 #define test_ioctl(_fd, _cmd, _arg) do {					\
 	int __r = ioctl((_fd), (_cmd), (_arg));				\
