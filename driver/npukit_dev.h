@@ -58,8 +58,9 @@ struct platform_device;
  * @trusted: every write with a sequence number up to this has reached its
  *	slave before the latest read sampled it
  * @npu_wseq: sequence number of the latest write to the NPU
- * @npu_pushed: @wseq when the latest read of the NPU was issued: once it
- *	completed, every NPU write up to this had landed
+ * @npu_pushed: every NPU write with a sequence number up to this has
+ *	landed: a read of the NPU issued after it completed, or a trusted
+ *	read saw its effect (npukit_hw.c)
  *
  * AXI reads and writes travel on independent channels and the GP port
  * posts writes, so a read issued right after a write can overtake it and

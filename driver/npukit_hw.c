@@ -331,13 +331,24 @@ static int npukit_wait_dma_idle(struct npukit_device *nd,
 /*
  * Make every NPU write issued so far land before any later DMA write can:
  * a read of the NPU completes only after the writes to it issued before,
- * and the CPU issues nothing until a read completes. Skipped when an NPU
- * read has done so since the latest NPU write.
+ * and the CPU issues nothing until a read completes. Skipped when the
+ * latest NPU write is known to have landed already.
  */
 static void npukit_push_npu_writes(struct npukit_device *nd)
 {
 	if (nd->io.npu_pushed < nd->io.npu_wseq)
 		npukit_npu_read(nd, NPUKIT_STATUS);
+}
+
+/*
+ * A trusted read saw an effect of NPU write @seq (the run a START began
+ * is over, the C stream a TX_ARM began arrived): it and the NPU writes
+ * before it have landed, so a batch that begins right after a read-back
+ * needs no read to push them.
+ */
+static void npukit_npu_write_seen(struct npukit_device *nd, u64 seq)
+{
+	nd->io.npu_pushed = max(nd->io.npu_pushed, seq);
 }
 
 /*
@@ -358,6 +369,7 @@ static void npukit_run_confirmed(struct npukit_device *nd,
 				 struct npukit_batch *b)
 {
 	nd->hw.run_pending = false;
+	npukit_npu_write_seen(nd, nd->hw.start_seq);
 	b->kicks_done++;
 }
 
@@ -387,7 +399,7 @@ static int npukit_read_c(struct npukit_device *nd, struct npukit_batch *b,
 			 unsigned int slot)
 {
 	struct npukit_hw_state *hw = &nd->hw;
-	u64 s2mm_seq, t_tx;
+	u64 s2mm_seq, tx_seq, t_tx;
 	int ret;
 
 	npukit_dma_write(nd, NPUKIT_S2MM_DA, nd->rx_dma + slot * NPUKIT_C_BYTES);
@@ -399,13 +411,14 @@ static int npukit_read_c(struct npukit_device *nd, struct npukit_batch *b,
 	if (ret)
 		return ret;
 	npukit_run_confirmed(nd, b);
-	npukit_npu_write(nd, NPUKIT_CTRL, NPUKIT_CTRL_TX_ARM);
+	tx_seq = npukit_npu_write(nd, NPUKIT_CTRL, NPUKIT_CTRL_TX_ARM);
 	t_tx = npukit_now_ns(nd);
 	hw->tx_pending = true;
 	ret = npukit_wait_dma_idle(nd, b, NPUKIT_S2MM_DMASR, s2mm_seq, t_tx,
 				   &hw->est_tx);
 	if (ret)
 		return ret;
+	npukit_npu_write_seen(nd, tx_seq);
 	hw->tx_pending = false;
 	b->readbacks++;
 	b->dma_bytes += NPUKIT_C_BYTES;
