@@ -4,8 +4,10 @@
  *
  * /sys/kernel/debug/npukit/npukitN/stats      counters, "name value" lines
  * /sys/kernel/debug/npukit/npukitN/dma_error  simulated instances only:
- * /sys/kernel/debug/npukit/npukitN/hang       the fault knobs, see
- * /sys/kernel/debug/npukit/npukitN/slow       npukit_sim_debugfs()
+ * /sys/kernel/debug/npukit/npukitN/hang       the fault knobs and the
+ * /sys/kernel/debug/npukit/npukitN/slow       timing knobs idle_lag,
+ *                                             overtake, first_beat, see
+ *                                             npukit_sim_debugfs()
  *
  * Copyright (C) 2026 The npukit authors
  */

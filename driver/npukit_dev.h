@@ -57,13 +57,20 @@ struct platform_device;
  * @last_issue: @wseq when the latest read was issued
  * @trusted: every write with a sequence number up to this has reached its
  *	slave before the latest read sampled it
+ * @npu_wseq: sequence number of the latest write to the NPU
+ * @npu_pushed: every NPU write with a sequence number up to this has
+ *	landed: a read of the NPU issued after it completed, or a trusted
+ *	read saw its effect (npukit_hw.c)
  *
  * AXI reads and writes travel on independent channels and the GP port
  * posts writes, so a read issued right after a write can overtake it and
  * return state from before the write (hardware.rst 8.1). A read that
  * completed has, however, pushed every write issued before it to the
  * slaves; so a read is trusted for all writes issued before the
- * previous read was issued.
+ * previous read was issued. The NPU and the DMA are two slaves behind the
+ * interconnect: a write to one may overtake an earlier write to the other,
+ * and only a read of the NPU proves that NPU writes have landed
+ * (@npu_pushed, npukit_hw.c).
  */
 struct npukit_io {
 	u64 reads;
@@ -71,6 +78,8 @@ struct npukit_io {
 	u64 wseq;
 	u64 last_issue;
 	u64 trusted;
+	u64 npu_wseq;
+	u64 npu_pushed;
 };
 
 /* AXI DMA channels, as a mask: which interrupt a wait can sleep on */
@@ -282,6 +291,8 @@ static inline u32 npukit_io_read(struct npukit_device *nd,
 	io->reads++;
 	io->trusted = io->last_issue;
 	io->last_issue = io->wseq;
+	if (space == NPUKIT_SPACE_NPU)
+		io->npu_pushed = io->wseq;
 	if (nd->sim)
 		val = npukit_sim_read(nd->sim, space, off);
 	else if (space == NPUKIT_SPACE_NPU)
@@ -303,6 +314,8 @@ static inline u64 npukit_io_write(struct npukit_device *nd,
 		writel_relaxed(val, nd->npu + off);
 	else
 		writel_relaxed(val, nd->dma + off);
+	if (space == NPUKIT_SPACE_NPU)
+		io->npu_wseq = io->wseq + 1;
 	return ++io->wseq;
 }
 

@@ -23,10 +23,16 @@
  *                   bitstream does: their probe fails with -ENODEV.
  *   sim_irq=1       simulated NpuKits deliver the AXI DMA's interrupts, as
  *                   a bitstream wiring both to IRQ_F2P (npukit_sim.c).
+ *   sim_idle_lag=C, sim_overtake=C, sim_first_beat=C
+ *                   simulated NpuKits' bus and DMA timing, in cycles
+ *                   (struct npukit_sim_timing): MM2S Idle after the last
+ *                   beat, DMA writes overtaking NPU writes, the first MM2S
+ *                   beat after LENGTH. Also per instance in debugfs.
  *
  * Device nodes: /dev/npukit0, /dev/npukit1, ... in probe order.
  * Debugfs: /sys/kernel/debug/npukit/npukitN/stats and, on simulated
- * instances, the fault knobs dma_error, hang, slow (npukit_debugfs.c).
+ * instances, the fault knobs dma_error, hang, slow and the timing knobs
+ * idle_lag, overtake, first_beat (npukit_debugfs.c).
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -65,6 +71,14 @@ MODULE_PARM_DESC(sim_bad_id, "Simulated NpuKits read a wrong ID (probe fails; te
 static bool sim_irq;
 module_param_unsafe(sim_irq, bool, 0444);
 MODULE_PARM_DESC(sim_irq, "Simulated NpuKits deliver the DMA's interrupts (testing only)");
+
+static struct npukit_sim_timing sim_timing = NPUKIT_SIM_TIMING_DEFAULT;
+module_param_named_unsafe(sim_idle_lag, sim_timing.idle_lag, uint, 0444);
+MODULE_PARM_DESC(sim_idle_lag, "Simulated MM2S: cycles from the last beat to Idle (0..100; testing only)");
+module_param_named_unsafe(sim_overtake, sim_timing.overtake, uint, 0444);
+MODULE_PARM_DESC(sim_overtake, "Simulated bus: cycles a DMA register write may overtake an NPU one (0..20; testing only)");
+module_param_named_unsafe(sim_first_beat, sim_timing.first_beat, uint, 0444);
+MODULE_PARM_DESC(sim_first_beat, "Simulated MM2S: cycles from LENGTH to the first beat (0..100; testing only)");
 
 static DEFINE_IDA(npukit_ida);
 static struct platform_device *npukit_sim_pdevs[NPUKIT_SIM_MAX];
@@ -326,6 +340,7 @@ static int npukit_probe(struct platform_device *pdev)
 		nd->sim = npukit_sim_create(dev, sim_bad_id);
 		if (!nd->sim)
 			return -ENOMEM;
+		npukit_sim_set_timing(nd->sim, &sim_timing);
 	} else {
 		ret = npukit_map_hw(nd, pdev);
 		if (ret)

@@ -13,18 +13,35 @@
  *  - Kick n+1's tile is loaded right after START of kick n. The NPU takes
  *    stream beats only while idle, so the DMA waits until run n is over
  *    and the load overlaps the run and the CPU's own bus traffic.
- *  - LOAD_CFG is written before every load: it resets the stream word
- *    counter, so an aborted transfer can never shift later tiles, and
- *    clears AXIS_RX_DONE.
- *  - One STATUS read with AXIS_RX_DONE (tile n+1 landed) and GEMM_DONE
- *    (run n over) says both that kick n is complete and that the array is
- *    idle; START of kick n+1 is only ever issued after it, so no START is
- *    silently dropped. (RX_DONE alone implies idle, since beats are only
- *    taken while idle; GEMM_DONE costs nothing extra in the same read.)
+ *  - That load must not begin before START of kick n has taken effect, or
+ *    the still idle array takes tile n+1 into the operands of run n. The
+ *    NPU and the DMA are two AXI slaves: relaxed writes to them are not
+ *    ordered on the Zynq's interconnect, and the MM2S_LENGTH write may
+ *    overtake START. So before programming the MM2S, every NPU write is
+ *    pushed to the NPU with a read of it (npukit_push_npu_writes()): the
+ *    read completes only after them, and LENGTH is only issued after it
+ *    completes. BUSY rises two cycles after START lands; LENGTH then still
+ *    has to cross the interconnect and the DMA to read DDR before its
+ *    first beat, far more than two cycles. That read also serves as the
+ *    ordering read of the next wait (below), so it costs the CPU nothing
+ *    extra; it delays the load by a read's round trip, which only shows
+ *    when the load, not the run or the read-back, is the longest path.
+ *  - PG021 (simple mode) reprograms a channel only once it is Idle. The
+ *    wait for tile n+1 is therefore a wait for MM2S Idle (DMASR bit 1),
+ *    which rises some cycles after the last beat (PG021 does not say how
+ *    many), and START of kick n+1 and the load of tile n+2 come only after
+ *    it. Idle says more: every beat was taken, and the NPU takes beats only
+ *    while idle and only after run n had started (above), so tile n+1 is
+ *    in place and run n is over. START of kick n+1 is only ever issued
+ *    after it, so no START is silently dropped.
+ *  - The stream word counter is at 0 after every complete tile; only an
+ *    aborted transfer leaves it elsewhere, and every abort goes through
+ *    npukit_hw_recover(), which resets it with LOAD_CFG.
  *  - Sticky bits (8.1): reads and writes use independent AXI channels and
- *    writes are posted, so a STATUS read issued right after START or
- *    LOAD_CFG can return state from before them, with the previous run's
- *    GEMM_DONE or tile's RX_DONE still set. A status bit is trusted only
+ *    writes are posted, so a STATUS read issued right after START can
+ *    return state from before it, with the previous run's GEMM_DONE still
+ *    set, and a DMASR read right after LENGTH the previous transfer's
+ *    Idle. A status bit is trusted only
  *    from a read issued after another read that was itself issued after
  *    the clearing write (struct npukit_io): the first read after such
  *    writes is discarded. It is issued straight away, so its round trip
@@ -35,10 +52,14 @@
  *  - TX_ARM is dropped unless GEMM_DONE is set, and the C stream has no
  *    abort, so S2MM is programmed for 256 bytes first, GEMM_DONE is
  *    confirmed, then TX_ARM, then S2MM idle is awaited before anything else
- *    may start a run (a run ending mid-stream would rewrite C).
- *  - DMA error bits are read lazily: every transfer is confirmed by
- *    RX_DONE or S2MM idle anyway, so DMASR is only read when a wait takes
- *    longer than expected, which is also when an error would show.
+ *    may start a run (a run ending mid-stream would rewrite C) or program
+ *    the S2MM again. Here the DMA's writes may overtake the NPU's
+ *    harmlessly: an S2MM armed early waits for the stream, and a stream
+ *    that starts before S2MM is armed waits for it (AXI-Stream TREADY).
+ *  - DMA error bits come for free: every transfer is confirmed by a read
+ *    of its channel's DMASR (Idle), which has them too; the GEMM_DONE wait
+ *    reads DMASR only when it takes longer than expected, which is also
+ *    when an error would show.
  *  - Every wait is bounded by the batch deadline (-ETIMEDOUT) and by
  *    %NPUKIT_HANG_NS of device time without the event (-EIO, device hang).
  *  - A wait polls for a budget, %NPUKIT_POLL_FACTOR times its expected
@@ -73,7 +94,7 @@
 #define NPUKIT_DMA_CHECK_POLLS	4
 /* Adaptive wait estimates: start from the physical minimum at 100 MHz */
 #define NPUKIT_GEMM_MIN_NS	220	/* 22 feed cycles */
-#define NPUKIT_LOAD_MIN_NS	540	/* a run, then 32 beats */
+#define NPUKIT_LOAD_MIN_NS	540	/* a run, then 32 beats and Idle */
 #define NPUKIT_TX_MIN_NS	640	/* 64 beats */
 #define NPUKIT_EST_DOWN_NS	16
 #define NPUKIT_EST_UP_NS	64
@@ -307,11 +328,38 @@ static int npukit_wait_dma_idle(struct npukit_device *nd,
 	}
 }
 
-/* Program the load of tile @idx of the TX buffer; returns its last write. */
+/*
+ * Make every NPU write issued so far land before any later DMA write can:
+ * a read of the NPU completes only after the writes to it issued before,
+ * and the CPU issues nothing until a read completes. Skipped when the
+ * latest NPU write is known to have landed already.
+ */
+static void npukit_push_npu_writes(struct npukit_device *nd)
+{
+	if (nd->io.npu_pushed < nd->io.npu_wseq)
+		npukit_npu_read(nd, NPUKIT_STATUS);
+}
+
+/*
+ * A trusted read saw an effect of NPU write @seq (the run a START began
+ * is over, the C stream a TX_ARM began arrived): it and the NPU writes
+ * before it have landed, so a batch that begins right after a read-back
+ * needs no read to push them.
+ */
+static void npukit_npu_write_seen(struct npukit_device *nd, u64 seq)
+{
+	nd->io.npu_pushed = max(nd->io.npu_pushed, seq);
+}
+
+/*
+ * Program the load of tile @idx of the TX buffer; returns its last write.
+ * The MM2S is Idle: the load before it was awaited to Idle by
+ * npukit_wait_loaded(), or a DMA reset came since.
+ */
 static u64 npukit_load_tile(struct npukit_device *nd, unsigned int idx)
 {
 	nd->hw.load_pending = true;
-	npukit_npu_write(nd, NPUKIT_LOAD_CFG, NPUKIT_LOAD_AB);
+	npukit_push_npu_writes(nd);
 	npukit_dma_write(nd, NPUKIT_MM2S_SA,
 			 nd->tx_dma + idx * NPUKIT_AB_BYTES);
 	return npukit_dma_write(nd, NPUKIT_MM2S_LENGTH, NPUKIT_AB_BYTES);
@@ -321,12 +369,14 @@ static void npukit_run_confirmed(struct npukit_device *nd,
 				 struct npukit_batch *b)
 {
 	nd->hw.run_pending = false;
+	npukit_npu_write_seen(nd, nd->hw.start_seq);
 	b->kicks_done++;
 }
 
 /*
  * The tile programmed by write @seq landed and the array is idle, with
- * the previous run (if any) complete.
+ * the previous run (if any) complete: MM2S Idle says all three (see the
+ * top of this file), and that the MM2S may be programmed again.
  */
 static int npukit_wait_loaded(struct npukit_device *nd, struct npukit_batch *b,
 			      u64 seq, u64 t0)
@@ -334,24 +384,8 @@ static int npukit_wait_loaded(struct npukit_device *nd, struct npukit_batch *b,
 	struct npukit_hw_state *hw = &nd->hw;
 	int ret;
 
-	if (npukit_has_load_cfg(nd)) {
-		ret = npukit_wait_status(nd, b, NPUKIT_STATUS_RX_DONE |
-					 (hw->run_pending ?
-					  NPUKIT_STATUS_GEMM_DONE : 0),
-					 seq, t0, &hw->est_load,
-					 NPUKIT_MM2S_DMASR, NPUKIT_CHAN_MM2S);
-	} else {
-		/*
-		 * Before 0x301 nothing clears AXIS_RX_DONE: MM2S idle says
-		 * every beat was taken, which the NPU does only while idle.
-		 */
-		ret = npukit_wait_dma_idle(nd, b, NPUKIT_MM2S_DMASR, seq, t0,
-					   &hw->est_load);
-		if (!ret && hw->run_pending)
-			ret = npukit_wait_status(nd, b, NPUKIT_STATUS_GEMM_DONE,
-						 hw->start_seq, hw->t_start,
-						 &hw->est_gemm, 0, 0);
-	}
+	ret = npukit_wait_dma_idle(nd, b, NPUKIT_MM2S_DMASR, seq, t0,
+				   &hw->est_load);
 	if (ret)
 		return ret;
 	hw->load_pending = false;
@@ -365,7 +399,7 @@ static int npukit_read_c(struct npukit_device *nd, struct npukit_batch *b,
 			 unsigned int slot)
 {
 	struct npukit_hw_state *hw = &nd->hw;
-	u64 s2mm_seq, t_tx;
+	u64 s2mm_seq, tx_seq, t_tx;
 	int ret;
 
 	npukit_dma_write(nd, NPUKIT_S2MM_DA, nd->rx_dma + slot * NPUKIT_C_BYTES);
@@ -377,13 +411,14 @@ static int npukit_read_c(struct npukit_device *nd, struct npukit_batch *b,
 	if (ret)
 		return ret;
 	npukit_run_confirmed(nd, b);
-	npukit_npu_write(nd, NPUKIT_CTRL, NPUKIT_CTRL_TX_ARM);
+	tx_seq = npukit_npu_write(nd, NPUKIT_CTRL, NPUKIT_CTRL_TX_ARM);
 	t_tx = npukit_now_ns(nd);
 	hw->tx_pending = true;
 	ret = npukit_wait_dma_idle(nd, b, NPUKIT_S2MM_DMASR, s2mm_seq, t_tx,
 				   &hw->est_tx);
 	if (ret)
 		return ret;
+	npukit_npu_write_seen(nd, tx_seq);
 	hw->tx_pending = false;
 	b->readbacks++;
 	b->dma_bytes += NPUKIT_C_BYTES;

@@ -8,7 +8,14 @@
  * of readl()/writel() on a simulated instance, so the real protocol code
  * runs against it, hazards included:
  *  - GEMM_DONE, AXIS_RX_DONE and AXIS_TX_DONE are sticky; only START/CLEAR,
- *    LOAD_CFG and TX_ARM clear them;
+ *    LOAD_CFG and TX_ARM clear them (CLEAR clears AXIS_RX_DONE too, with or
+ *    without START, as the RTL's npukit_axil.sv does);
+ *  - a START or CLEAR is taken two cycles after its write lands: BUSY rises
+ *    and GEMM_DONE falls only then, and until then the array, still idle,
+ *    takes stream beats into the tile it is about to multiply; GEMM_DONE
+ *    comes 27 cycles after START lands, 28 after CLEAR|START (one cycle of
+ *    the RTL's ST_CLEAR); CLEAR alone is busy for that one cycle and sets
+ *    no GEMM_DONE;
  *  - START/CLEAR while busy, TX_ARM without GEMM_DONE or while the sender
  *    streams, and MMIO tile writes while busy are silently dropped;
  *  - the stream word counter wraps, and only LOAD_CFG resets it;
@@ -22,7 +29,20 @@
  * Modelled: GEMM with CLEAR/accumulate, stream-in modes A||B, A only and
  * B only, stream-out, the DMA (reset, run/stop, errors). Not modelled: glue,
  * the weight bank and A ping-pong, which the driver does not use; FEATURES
- * therefore reads GEMM|WS.
+ * reads what a 0x302 bitstream reads (0x1F) all the same, since the driver
+ * must cope with what the hardware reports.
+ *
+ * Bus and DMA timing the driver must not depend on are knobs (module
+ * parameters sim_idle_lag, sim_overtake, sim_first_beat for every instance,
+ * debugfs per instance, npukit_sim_debugfs()):
+ *  - MM2S Idle rises some cycles after the last beat (PG021 does not say
+ *    how many); a LENGTH written before then is dropped, as on a busy
+ *    channel;
+ *  - a write to the DMA may land before an earlier write to the NPU (two
+ *    AXI slaves behind the interconnect): it takes a shorter path, while
+ *    writes to one slave stay in order and a completed read still proves
+ *    that every write issued before it has landed;
+ *  - the MM2S's first beat follows LENGTH by the DDR read latency.
  *
  * Time is virtual. Each access advances the model's clock by what it costs
  * on the PYNQ-Z2 (hardware.rst sections 1, 3 and 7, and the figures below),
@@ -77,11 +97,15 @@
  *	have landed.
  * WRITE_QUEUE: posted writes in flight before the CPU stalls.
  * CYCLE: FCLK_CLK0, 100 MHz; each DMA beat moves 4 bytes per cycle.
- * DMA_SETUP: LENGTH write to first beat (DDR read latency via HP0) or to
- *	the first S2MM write.
+ * S2MM_SETUP: S2MM LENGTH landing to the channel taking beats: it reads
+ *	no memory first, only queues the command to its datamover.
  * S2MM_FLUSH: last beat to the data being in DDR and Idle set.
- * GEMM_CYCLES: a run is ~22 feed cycles plus overhead (hardware.rst 3).
- * TX_START: TX_ARM to the first C beat.
+ * START_TAKE: a START/CLEAR write landing to the sequencer taking it
+ *	(BUSY up, GEMM_DONE down): the RTL registers the write, then the
+ *	request.
+ * RUN_CYCLES: START landing to GEMM_DONE: 22 feed cycles, the capture and
+ *	the sequencer's steps (npukit_axil.sv); CLEAR adds one cycle.
+ * TX_START: TX_ARM landing to the first C beat.
  * DMA_RESET: soft reset of the DMA until DMACR.Reset reads 0.
  */
 #define SIM_READ_RTT_NS		250
@@ -90,10 +114,14 @@
 #define SIM_WRITE_LAND_NS	200
 #define SIM_WRITE_QUEUE		8
 #define SIM_CYCLE_NS		10
-#define SIM_DMA_SETUP_NS	200
+#define SIM_FIRST_BEAT_MAX	100
+#define SIM_S2MM_SETUP_NS	30
 #define SIM_S2MM_FLUSH_NS	100
-#define SIM_GEMM_CYCLES		28
-#define SIM_TX_START_NS		20
+#define SIM_IDLE_LAG_MAX	100
+#define SIM_OVERTAKE_MAX	(SIM_WRITE_LAND_NS / SIM_CYCLE_NS)
+#define SIM_START_TAKE_CYCLES	2
+#define SIM_RUN_CYCLES		27
+#define SIM_TX_START_NS		30
 #define SIM_DMA_RESET_NS	100
 #define SIM_SLOW_MAX		1000
 #define SIM_WINDOWS		4
@@ -101,7 +129,9 @@
 #define SIM_TIMER_MIN_NS	1000
 
 #define SIM_VERSION		0x302
-#define SIM_FEATURES		(NPUKIT_FEATURE_GEMM | NPUKIT_FEATURE_WS)
+#define SIM_FEATURES		(NPUKIT_FEATURE_GEMM | NPUKIT_FEATURE_GLUE | \
+				 NPUKIT_FEATURE_WS | NPUKIT_FEATURE_PP | \
+				 NPUKIT_FEATURE_WMEM)
 #define SIM_N			8
 #define SIM_C_WORDS		64
 
@@ -118,7 +148,7 @@ struct sim_chan {
 	u32 addr;
 	u32 length;
 	bool active;		/* a transfer is moving beats */
-	bool flushing;		/* S2MM: TLAST seen, data on its way to DDR */
+	bool flushing;		/* last beat moved, Idle not yet up (next_beat) */
 	u8 *buf;		/* CPU address of @addr in a window */
 	u32 done;		/* bytes moved by the current transfer */
 	u64 next_beat;
@@ -136,16 +166,19 @@ struct npukit_sim {
 	bool bad_id;
 	u64 now;		/* when the CPU issues its next access */
 	u64 st;			/* the model's state is valid up to here */
-	struct sim_write wq[SIM_WRITE_QUEUE];
-	unsigned int wq_head;
+	struct sim_write wq[SIM_WRITE_QUEUE];	/* in issue order */
 	unsigned int wq_len;
+	u64 dma_land;		/* when the latest DMA write lands */
 
 	u8 a[NPUKIT_TILE_BYTES];
 	u8 b[NPUKIT_TILE_BYTES];
 	s32 acc[SIM_C_WORDS];
 	s32 c[SIM_C_WORDS];
 	u32 sticky;		/* GEMM_DONE, RX_DONE, TX_DONE */
+	u32 take;		/* START/CLEAR landed, not yet taken (CTRL bits) */
+	u64 take_at;
 	bool busy;
+	bool run;		/* the busy spell is a GEMM run, not CLEAR alone */
 	bool stuck;		/* run started while the hang knob was set */
 	u64 gemm_start;
 	u64 gemm_end;
@@ -175,6 +208,7 @@ struct npukit_sim {
 	atomic_t dma_error;	/* knob: fail this many next transfers */
 	bool hang;		/* knob: runs never finish while set */
 	u32 slow;		/* knob: runs take this many times longer */
+	struct npukit_sim_timing timing;	/* knobs: bus and DMA timing */
 
 	struct npukit_sim_counters cnt;
 };
@@ -227,11 +261,19 @@ static u8 *sim_window(struct npukit_sim *sim, u32 addr, u32 len)
 	return NULL;
 }
 
-static u64 sim_gemm_ns(struct npukit_sim *sim)
+/* From the sequencer taking the request to GEMM_DONE */
+static u64 sim_gemm_ns(struct npukit_sim *sim, bool clear)
 {
 	u32 slow = clamp_t(u32, READ_ONCE(sim->slow), 1, SIM_SLOW_MAX);
+	u32 cycles = SIM_RUN_CYCLES - SIM_START_TAKE_CYCLES + clear;
 
-	return (u64)SIM_GEMM_CYCLES * SIM_CYCLE_NS * slow;
+	return (u64)cycles * SIM_CYCLE_NS * slow;
+}
+
+/* A knob in cycles, clamped to its range, in ns */
+static u64 sim_knob_ns(const u32 *knob, u32 max)
+{
+	return (u64)min(READ_ONCE(*knob), max) * SIM_CYCLE_NS;
 }
 
 static void sim_stream_in(struct npukit_sim *sim, u32 word)
@@ -289,7 +331,9 @@ static void sim_chan_start(struct npukit_sim *sim, struct sim_chan *ch)
 	}
 	ch->active = true;
 	ch->done = 0;
-	ch->next_beat = sim->st + SIM_DMA_SETUP_NS;
+	ch->next_beat = sim->st + (ch == &sim->mm2s ?
+		sim_knob_ns(&sim->timing.first_beat, SIM_FIRST_BEAT_MAX) :
+		SIM_S2MM_SETUP_NS);
 	ch->dmasr &= ~NPUKIT_DMASR_IDLE;
 }
 
@@ -365,24 +409,25 @@ static u32 sim_dma_read(struct npukit_sim *sim, u32 off)
 	return 0;
 }
 
+/*
+ * A START or CLEAR write landed. The RTL registers the write, then the
+ * request, and its sequencer takes it only while idle: until then BUSY
+ * stays low and the array keeps taking stream beats. CLEAR also clears
+ * AXIS_RX_DONE, whatever the sequencer does with it.
+ */
 static void sim_ctrl(struct npukit_sim *sim, u32 val)
 {
-	if (val & (NPUKIT_CTRL_START | NPUKIT_CTRL_CLEAR)) {
-		if (sim->busy) {
+	u32 req = val & (NPUKIT_CTRL_START | NPUKIT_CTRL_CLEAR);
+
+	if (val & NPUKIT_CTRL_CLEAR)
+		sim->sticky &= ~NPUKIT_STATUS_RX_DONE;
+	if (req) {
+		if (sim->busy || sim->take) {
 			sim->cnt.dropped++;
 		} else {
-			if (val & NPUKIT_CTRL_CLEAR) {
-				memset(sim->acc, 0, sizeof(sim->acc));
-				sim->sticky &= ~NPUKIT_STATUS_GEMM_DONE;
-			}
-			if (val & NPUKIT_CTRL_START) {
-				sim->sticky &= ~NPUKIT_STATUS_GEMM_DONE;
-				sim->busy = true;
-				sim->stuck = READ_ONCE(sim->hang);
-				sim->gemm_start = sim->st;
-				sim->gemm_end = sim->st + sim_gemm_ns(sim);
-				sim->cnt.gemm_runs++;
-			}
+			sim->take = req;
+			sim->take_at = sim->st +
+				       SIM_START_TAKE_CYCLES * SIM_CYCLE_NS;
 		}
 	}
 	if (val & NPUKIT_CTRL_TX_ARM) {
@@ -393,6 +438,29 @@ static void sim_ctrl(struct npukit_sim *sim, u32 val)
 		} else {
 			sim->cnt.dropped++;
 		}
+	}
+}
+
+/* The sequencer takes the request: BUSY up, GEMM_DONE down. */
+static void sim_take(struct npukit_sim *sim)
+{
+	bool clear = sim->take & NPUKIT_CTRL_CLEAR;
+
+	sim->run = sim->take & NPUKIT_CTRL_START;
+	sim->take = 0;
+	sim->busy = true;
+	sim->sticky &= ~NPUKIT_STATUS_GEMM_DONE;
+	if (clear)
+		memset(sim->acc, 0, sizeof(sim->acc));
+	sim->gemm_start = sim->st;
+	if (sim->run) {
+		sim->stuck = READ_ONCE(sim->hang);
+		sim->gemm_end = sim->st + sim_gemm_ns(sim, clear);
+		sim->cnt.gemm_runs++;
+	} else {
+		/* CLEAR alone: one cycle in ST_CLEAR, no GEMM_DONE */
+		sim->stuck = false;
+		sim->gemm_end = sim->st + SIM_CYCLE_NS;
 	}
 }
 
@@ -479,9 +547,10 @@ static void sim_mm2s_beat(struct npukit_sim *sim)
 	ch->done += 4;
 	ch->next_beat = sim->st + SIM_CYCLE_NS;
 	if (ch->done >= ch->length) {
-		ch->active = false;
-		ch->dmasr |= NPUKIT_DMASR_IDLE | NPUKIT_DMASR_IOC_IRQ;
-		sim->cnt.dma_bytes += ch->done;
+		/* Idle (and IOC) only once the status reaches DMASR */
+		ch->flushing = true;
+		ch->next_beat = sim->st +
+			sim_knob_ns(&sim->timing.idle_lag, SIM_IDLE_LAG_MAX);
 	}
 }
 
@@ -503,24 +572,40 @@ static void sim_s2mm_beat(struct npukit_sim *sim)
 	}
 }
 
-static void sim_s2mm_flushed(struct npukit_sim *sim)
+/* A channel's last beat is through: its transfer completes, Idle rises. */
+static void sim_chan_flushed(struct npukit_sim *sim, struct sim_chan *ch)
 {
-	struct sim_chan *ch = &sim->s2mm;
-
 	/*
-	 * The model wrote through the CPU mapping; clean it to memory the
-	 * way the real S2MM writes DDR, so the driver's invalidate before
+	 * S2MM: the model wrote through the CPU mapping; clean it to memory
+	 * the way the real S2MM writes DDR, so the driver's invalidate before
 	 * reading keeps the data on non-coherent systems.
 	 */
-	dma_sync_single_for_device(sim->dev, ch->addr, ch->done, DMA_TO_DEVICE);
+	if (ch == &sim->s2mm) {
+		dma_sync_single_for_device(sim->dev, ch->addr, ch->done,
+					   DMA_TO_DEVICE);
+		ch->length = ch->done;
+	}
 	ch->flushing = false;
 	ch->active = false;
-	ch->length = ch->done;
 	ch->dmasr |= NPUKIT_DMASR_IDLE | NPUKIT_DMASR_IOC_IRQ;
 	sim->cnt.dma_bytes += ch->done;
 }
 
-enum sim_event { SIM_EV_NONE, SIM_EV_WRITE, SIM_EV_GEMM, SIM_EV_MM2S, SIM_EV_S2MM, SIM_EV_FLUSH };
+enum sim_event {
+	SIM_EV_NONE, SIM_EV_WRITE, SIM_EV_TAKE, SIM_EV_GEMM, SIM_EV_MM2S,
+	SIM_EV_S2MM, SIM_EV_MM2S_IDLE, SIM_EV_S2MM_IDLE
+};
+
+/* The write that lands first; on a tie, the one issued first */
+static unsigned int sim_wq_first(const struct npukit_sim *sim)
+{
+	unsigned int i, first = 0;
+
+	for (i = 1; i < sim->wq_len; i++)
+		if (sim->wq[i].land < sim->wq[first].land)
+			first = i;
+	return first;
+}
 
 /* The model's next event and its time (U64_MAX with SIM_EV_NONE) */
 static u64 sim_next(struct npukit_sim *sim, enum sim_event *evp)
@@ -528,16 +613,20 @@ static u64 sim_next(struct npukit_sim *sim, enum sim_event *evp)
 	enum sim_event ev = SIM_EV_NONE;
 	u64 next = U64_MAX, bt;
 
-	if (sim->wq_len && sim->wq[sim->wq_head].land < next) {
-		next = sim->wq[sim->wq_head].land;
+	if (sim->wq_len && sim->wq[sim_wq_first(sim)].land < next) {
+		next = sim->wq[sim_wq_first(sim)].land;
 		ev = SIM_EV_WRITE;
+	}
+	if (sim->take && sim->take_at < next) {
+		next = sim->take_at;
+		ev = SIM_EV_TAKE;
 	}
 	if (sim->busy && !sim->stuck && sim->gemm_end < next) {
 		next = sim->gemm_end;
 		ev = SIM_EV_GEMM;
 	}
 	/* the NPU back-pressures the stream while it runs */
-	if (sim->mm2s.active && !sim->busy) {
+	if (sim->mm2s.active && !sim->mm2s.flushing && !sim->busy) {
 		bt = max(sim->mm2s.next_beat, sim->st);
 		if (bt < next) {
 			next = bt;
@@ -551,9 +640,13 @@ static u64 sim_next(struct npukit_sim *sim, enum sim_event *evp)
 			ev = SIM_EV_S2MM;
 		}
 	}
+	if (sim->mm2s.flushing && sim->mm2s.next_beat < next) {
+		next = max(sim->mm2s.next_beat, sim->st);
+		ev = SIM_EV_MM2S_IDLE;
+	}
 	if (sim->s2mm.flushing && sim->s2mm.next_beat < next) {
 		next = max(sim->s2mm.next_beat, sim->st);
-		ev = SIM_EV_FLUSH;
+		ev = SIM_EV_S2MM_IDLE;
 	}
 	*evp = ev;
 	return next;
@@ -576,20 +669,27 @@ static void sim_advance(struct npukit_sim *sim, u64 t)
 
 		switch (ev) {
 		case SIM_EV_WRITE: {
-			struct sim_write *w = &sim->wq[sim->wq_head];
+			unsigned int i = sim_wq_first(sim);
+			struct sim_write w = sim->wq[i];
 
-			sim->wq_head = (sim->wq_head + 1) % SIM_WRITE_QUEUE;
 			sim->wq_len--;
-			if (w->space == NPUKIT_SPACE_NPU)
-				sim_npu_write(sim, w->off, w->val);
+			memmove(&sim->wq[i], &sim->wq[i + 1],
+				(sim->wq_len - i) * sizeof(w));
+			if (w.space == NPUKIT_SPACE_NPU)
+				sim_npu_write(sim, w.off, w.val);
 			else
-				sim_dma_write(sim, w->off, w->val);
+				sim_dma_write(sim, w.off, w.val);
 			break;
 		}
+		case SIM_EV_TAKE:
+			sim_take(sim);
+			break;
 		case SIM_EV_GEMM:
+			sim->busy = false;
+			if (!sim->run)
+				break;
 			sim_gemm8(sim->acc, sim->a, sim->b);
 			memcpy(sim->c, sim->acc, sizeof(sim->c));
-			sim->busy = false;
 			sim->sticky |= NPUKIT_STATUS_GEMM_DONE;
 			sim->cnt.gemm_ns += sim->st - sim->gemm_start;
 			break;
@@ -599,8 +699,11 @@ static void sim_advance(struct npukit_sim *sim, u64 t)
 		case SIM_EV_S2MM:
 			sim_s2mm_beat(sim);
 			break;
-		case SIM_EV_FLUSH:
-			sim_s2mm_flushed(sim);
+		case SIM_EV_MM2S_IDLE:
+			sim_chan_flushed(sim, &sim->mm2s);
+			break;
+		case SIM_EV_S2MM_IDLE:
+			sim_chan_flushed(sim, &sim->s2mm);
 			break;
 		case SIM_EV_NONE:
 			break;
@@ -713,8 +816,10 @@ u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
  * @off: register offset
  * @val: value
  *
- * The write takes effect when it lands, %SIM_WRITE_LAND_NS after issue;
- * the CPU stalls only when the write queue is full.
+ * The write takes effect when it lands, %SIM_WRITE_LAND_NS after issue,
+ * a write to the DMA up to the overtake knob sooner but never before an
+ * earlier one to the DMA; the CPU stalls only when the write queue is
+ * full.
  */
 void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
 		      u32 off, u32 val)
@@ -724,13 +829,18 @@ void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
 
 	spin_lock_irqsave(&sim->lock, flags);
 	if (sim->wq_len == SIM_WRITE_QUEUE) {
-		u64 land = sim->wq[sim->wq_head].land;
+		u64 land = sim->wq[sim_wq_first(sim)].land;
 
 		sim_advance(sim, land);
 		sim->now = max(sim->now, land);
 	}
-	w = &sim->wq[(sim->wq_head + sim->wq_len) % SIM_WRITE_QUEUE];
+	w = &sim->wq[sim->wq_len];
 	w->land = sim->now + SIM_WRITE_LAND_NS;
+	if (space == NPUKIT_SPACE_DMA) {
+		w->land -= sim_knob_ns(&sim->timing.overtake, SIM_OVERTAKE_MAX);
+		w->land = max(w->land, sim->dma_land);
+		sim->dma_land = w->land;
+	}
 	w->space = space;
 	w->off = off;
 	w->val = val;
@@ -896,13 +1006,30 @@ void npukit_sim_counters(struct npukit_sim *sim,
  *
  * dma_error: the next N DMA transfers fail with DMASlvErr;
  * hang: while 1, GEMM runs never finish (writing 0 lets a stuck run end);
- * slow: GEMM runs take N times longer (1..1000).
+ * slow: GEMM runs take N times longer (1..1000);
+ * and the timing knobs, in 10 ns cycles, values above the range acting as
+ * its maximum (see struct npukit_sim_timing): idle_lag (0..100),
+ * overtake (0..20), first_beat (0..100).
  */
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 {
 	debugfs_create_atomic_t("dma_error", 0600, dir, &sim->dma_error);
 	debugfs_create_bool("hang", 0600, dir, &sim->hang);
 	debugfs_create_u32("slow", 0600, dir, &sim->slow);
+	debugfs_create_u32("idle_lag", 0600, dir, &sim->timing.idle_lag);
+	debugfs_create_u32("overtake", 0600, dir, &sim->timing.overtake);
+	debugfs_create_u32("first_beat", 0600, dir, &sim->timing.first_beat);
+}
+
+/**
+ * npukit_sim_set_timing - set the timing knobs (module parameters)
+ * @sim: the model, before its first register access
+ * @t: the knobs
+ */
+void npukit_sim_set_timing(struct npukit_sim *sim,
+			   const struct npukit_sim_timing *t)
+{
+	sim->timing = *t;
 }
 
 /**
@@ -921,6 +1048,7 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
 	sim->dev = dev;
 	sim->bad_id = bad_id;
 	sim->slow = 1;
+	sim->timing = (struct npukit_sim_timing)NPUKIT_SIM_TIMING_DEFAULT;
 	sim->glue_len = 16;
 	sim->glue_param = 1;
 	sim->w_shape = 0x00080008;

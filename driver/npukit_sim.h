@@ -43,6 +43,33 @@ struct npukit_sim_counters {
 	u64 dropped;
 };
 
+/**
+ * struct npukit_sim_timing - bus and DMA timing the driver must not rely on
+ * @idle_lag: cycles from the MM2S's last beat to DMASR.Idle (0..100)
+ * @overtake: cycles by which a write to the DMA may land before a write
+ *	to the NPU issued earlier (0..20); a completed read still orders them
+ * @first_beat: cycles from MM2S_LENGTH landing to the first beat (0..100)
+ *
+ * One cycle is 10 ns (FCLK_CLK0 at 100 MHz).
+ */
+struct npukit_sim_timing {
+	u32 idle_lag;
+	u32 overtake;
+	u32 first_beat;
+};
+
+/*
+ * Realistic values, the defaults: PG021 gives no Idle lag, a few cycles is
+ * the datamover's status reaching DMASR; the two slaves' paths differ by
+ * a few cycles; the first beat waits for a DDR read through HP0, ~200 ns.
+ * The tests also run at the worst: 100, 20, 0 (tests/uapi/timing_test.c).
+ */
+#define NPUKIT_SIM_TIMING_DEFAULT {	\
+	.idle_lag = 4,			\
+	.overtake = 5,			\
+	.first_beat = 20,		\
+}
+
 struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id);
 void npukit_sim_destroy(struct npukit_sim *sim);
 int npukit_sim_add_window(struct npukit_sim *sim, dma_addr_t addr, void *cpu,
@@ -60,5 +87,7 @@ void npukit_sim_irq_sync(struct npukit_sim *sim);
 void npukit_sim_counters(struct npukit_sim *sim,
 			 struct npukit_sim_counters *out);
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir);
+void npukit_sim_set_timing(struct npukit_sim *sim,
+			   const struct npukit_sim_timing *t);
 
 #endif /* _NPUKIT_SIM_H */

@@ -31,6 +31,18 @@ VM_MODARGS_BAD ?= sim_devices=1 sim_bad_id=1
 VM_RERUN_MODARGS ?= sim_irq=1
 VM_RERUN_ARGS = $(if $(VM_RERUN_MODARGS),--env NPUKIT_VM_RERUN_MODARGS=$(VM_RERUN_MODARGS) \
 	--env NPUKIT_VM_RERUN_SUITES=$(1))
+# vm-check's last pass (tests/vm/init): reload with the simulator's worst
+# bus and DMA timing (driver/npukit_sim.h, struct npukit_sim_timing) and
+# rerun the UAPI suites and the engine's, each binary within
+# VM_TIMING_TIMEOUT s. VM_TIMING_MODARGS= skips the pass.
+VM_TIMING_MODARGS ?= sim_idle_lag=100 sim_overtake=20 sim_first_beat=0
+VM_TIMING_SUITES  ?= uapi engine
+VM_TIMING_TIMEOUT ?= 120
+VM_COMMA := ,
+VM_TIMING_ARGS = $(if $(strip $(VM_TIMING_MODARGS)),\
+	--env NPUKIT_VM_TIMING_MODARGS=$(subst $(eval) ,$(VM_COMMA),$(strip $(VM_TIMING_MODARGS))) \
+	--env NPUKIT_VM_TIMING_SUITES=$(subst $(eval) ,$(VM_COMMA),$(VM_TIMING_SUITES)) \
+	--env NPUKIT_VM_TIMING_TIMEOUT=$(VM_TIMING_TIMEOUT))
 # Boot plus every suite; TCG on a shared 2-core machine.
 VM_TIMEOUT  ?= 240
 # Other suites' binaries that go into the VM: "NAME:MAKE_TARGET:VARIABLE"
@@ -122,7 +134,7 @@ vm-run: $(UAPI_TESTS:%=$(VM_DIR)/tests/uapi/%) $(if $(VM_WITH_EXTRA),$(VM_DIR)/e
 
 vm-check:
 	@$(MAKE) --no-print-directory vm-run VM_SUITE=vm VM_WITH_EXTRA=1 \
-		VM_TESTS="uapi=$(VM_DIR)/tests/uapi $(call VM_RERUN_ARGS,uapi)"
+		VM_TESTS="uapi=$(VM_DIR)/tests/uapi $(call VM_RERUN_ARGS,uapi) $(VM_TIMING_ARGS)"
 
 bench-driver: $(VM_DIR)/tests/bench/bench_driver
 	@$(MAKE) --no-print-directory vm-run VM_SUITE=bench-driver \

@@ -41,6 +41,12 @@ ZYNQ_DTSI       ?= $(firstword $(wildcard dts/*.dtsi))
 ZYNQ_IRQ_ARGS    ?= sim_irq=1
 ZYNQ_IRQ_TESTS   ?= uapi engine/engine_fault
 ZYNQ_IRQ_TIMEOUT ?= 120
+# Then a pass with the simulator's worst bus and DMA timing (step 4b; the
+# knobs: driver/npukit_sim.h, struct npukit_sim_timing): the UAPI suites
+# again, each binary within ZYNQ_TIMING_TIMEOUT s. ZYNQ_TIMING_ARGS= skips it.
+ZYNQ_TIMING_ARGS    ?= $(VM_TIMING_MODARGS)
+ZYNQ_TIMING_TESTS   ?= uapi
+ZYNQ_TIMING_TIMEOUT ?= 120
 # Boot (~10-30 s) plus every suite under TCG with KASAN on a shared machine.
 ZYNQ_TIMEOUT    ?= 900
 
@@ -72,6 +78,8 @@ zynq-check:
 	ZYNQ_TTPU_RUN=$(ZYNQ_XBUILD)/bin/ttpu-run ZYNQ_TIMEOUT=$(ZYNQ_TIMEOUT) \
 	ZYNQ_IRQ_ARGS='$(ZYNQ_IRQ_ARGS)' ZYNQ_IRQ_TESTS='$(ZYNQ_IRQ_TESTS)' \
 	ZYNQ_IRQ_TIMEOUT=$(ZYNQ_IRQ_TIMEOUT) \
+	ZYNQ_TIMING_ARGS='$(ZYNQ_TIMING_ARGS)' ZYNQ_TIMING_TESTS='$(ZYNQ_TIMING_TESTS)' \
+	ZYNQ_TIMING_TIMEOUT=$(ZYNQ_TIMING_TIMEOUT) \
 		tests/zynq/run $$kb $$ko $(ZYNQ_DIR) $$log \
 		$$(sed 's/ /=/' $(ZYNQ_XBUILD)/bins.list) || status=1; \
 	cat $(ZYNQ_DIR)/cross.tap >> $$log; \
