@@ -603,21 +603,14 @@ static int npukit_present(const char *device, char *why, size_t why_size,
 			  struct ttpu_error *err)
 {
 	const char *node = device;
-	int ret;
+	int ret = device ? node_exists(device, err) : find_default_node(&node, err);
 
-	if (!node) {
-		ret = find_default_node(&node, err);
-		if (ret < 0)
-			return ret;
-		if (!node) {
-			snprintf(why, why_size, "no /dev/npukit0 or /dev/npukit");
-			return 0;
-		}
-		return 1;
-	}
-	ret = node_exists(node, err);
+	if (ret < 0)
+		return ret;
+	if (!device)
+		ret = node != NULL;
 	if (!ret)
-		snprintf(why, why_size, "no %s", node);
+		snprintf(why, why_size, "no %s", device ? device : "/dev/npukit0 or /dev/npukit");
 	return ret;
 }
 

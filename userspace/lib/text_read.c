@@ -75,6 +75,8 @@ int ttpu_read_file(const char *path, char **text, size_t *len,
 {
 	int fd, ret;
 
+	*text = NULL;
+	*len = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ttpu_error_sys(err, errno, "cannot open %s", path);
