@@ -39,27 +39,23 @@ static int request_run(const char *sq, ttpu_result **res, struct ttpu_error *err
 	return rc;
 }
 
-TEST(request_program_then_inputs)
-{
-	struct ttpu_error err;
-	ttpu_result *res;
-	int rc = request_run("{'program':" PROG_AW ",'inputs':" INPUTS_AW "}", &res, &err);
-
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "O", 11, 22, 33, 14, 25, 36);
-	ttpu_result_free(res);
-}
-
 /* Inputs before their program are kept and checked once it is known. */
-TEST(request_inputs_then_program)
+TEST(request_either_order)
 {
+	static const char *const requests[] = {
+		"{'program':" PROG_AW ",'inputs':" INPUTS_AW "}",
+		"{'inputs':" INPUTS_AW ",'program':" PROG_AW "}",
+	};
 	struct ttpu_error err;
 	ttpu_result *res;
-	int rc = request_run("{'inputs':" INPUTS_AW ",'program':" PROG_AW "}", &res, &err);
 
-	ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
-	ASSERT_OUTPUT(res, "O", 11, 22, 33, 14, 25, 36);
-	ttpu_result_free(res);
+	for (size_t i = 0; i < RT_N(requests); i++) {
+		int rc = request_run(requests[i], &res, &err);
+
+		ASSERT_EQ(0, rc) TH_LOG("request %zu: %s", i, err.message);
+		ASSERT_OUTPUT(res, "O", 11, 22, 33, 14, 25, 36);
+		ttpu_result_free(res);
+	}
 }
 
 TEST(request_missing_input)
