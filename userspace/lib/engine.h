@@ -10,6 +10,7 @@
 #ifndef TTPU_ENGINE_H
 #define TTPU_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "plan.h"
