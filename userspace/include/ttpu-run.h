@@ -2,11 +2,11 @@
 /*
  * ttpu-run.h - public API of libttpu-run
  *
- * Load a ttpu program once (from a file, a memory buffer or a json-c
- * object) into a validated, immutable ttpu_program; run it many times, from
- * any number of threads at once, each run starting from the program's
- * original buffer contents. Passes run on an engine: the NpuKit through
- * /dev/npukit, or the software engine.
+ * Load a ttpu program once (from a file, a memory buffer, a json-c object,
+ * or a request that carries its inputs too) into a validated, immutable
+ * ttpu_program; run it many times, from any number of threads at once,
+ * each run starting from the program's original buffer contents. Passes
+ * run on an engine: the NpuKit through /dev/npukit, or the software engine.
  *
  * Every function that can fail returns 0 on success or a negative
  * enum ttpu_error_kind value and, when @err is not NULL, fills it.
