@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * text_json_stream.c - walk a JSON text one element at a time (see text_json_stream.h)
+ * text_json_stream.c - walk a JSON text one element at a time
+ * (see text_json_stream.h)
  */
 #include <limits.h>
 #include <stdarg.h>
