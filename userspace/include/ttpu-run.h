@@ -152,14 +152,28 @@ TTPU_API int ttpu_read_file(const char *path, char **text, size_t *len,
 
 typedef struct ttpu_program ttpu_program;
 
-/*
+/**
+ * ttpu_program_load_buffer() - load a program from its JSON text
+ * @json: the program text (need not be NUL-terminated)
+ * @len: its length in bytes, at most TTPU_TEXT_MAX
+ * @out: receives the program, to ttpu_program_free()
+ * @err: filled on failure (with the line and column in @json), or NULL
+ *
  * Loading reads the text, validates the whole program and plans it; the
  * program is then immutable and may be run by any number of threads.
+ *
+ * Return: 0, or a negative error kind (SchemaError for a malformed
+ * program, EstimateMismatch, UsageError, SystemError) with *@out NULL.
  */
-TTPU_API int ttpu_program_load_file(const char *path, ttpu_program **out,
-				    struct ttpu_error *err);
 TTPU_API int ttpu_program_load_buffer(const char *json, size_t len,
 				      ttpu_program **out, struct ttpu_error *err);
+/** ttpu_program_load_file() - ttpu_read_file(), then ttpu_program_load_buffer() */
+TTPU_API int ttpu_program_load_file(const char *path, ttpu_program **out,
+				    struct ttpu_error *err);
+/**
+ * ttpu_program_load_json() - load a program a caller holds as a json-c tree
+ * As ttpu_program_load_buffer(); errors carry no line and column.
+ */
 TTPU_API int ttpu_program_load_json(struct json_object *obj,
 				    ttpu_program **out, struct ttpu_error *err);
 TTPU_API void ttpu_program_free(ttpu_program *prog);
