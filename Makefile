@@ -33,6 +33,7 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC $(WARN) $(CFLAGS) \
               -Iuserspace/include -Iuserspace/lib -Iuapi $(JSONC_CFLAGS)
 LDLIBS  += $(JSONC_LIBS) -pthread -lm
 
+# userspace/lib/README.md: the files of the library, stage by stage.
 LIB_SRCS := $(sort $(wildcard userspace/lib/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(sort $(wildcard userspace/cli/*.c))
@@ -49,14 +50,23 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+# One API: the library's own symbols are hidden, ttpu-run.h marks what is
+# exported (TTPU_API) and libttpu-run.map lists it again for the linker.
+# The static library keeps every symbol for the in-tree tests.
+LIB_MAP := userspace/lib/libttpu-run.map
+$(LIB_OBJS): ALL_CFLAGS += -fvisibility=hidden
+
+# The CLI is an ordinary client of the library: the public header only.
+$(CLI_OBJS): ALL_CFLAGS := $(filter-out -Iuserspace/lib,$(ALL_CFLAGS))
+
 $(LIB_A): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJS)
+$(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libttpu-run.so.$(LIB_SOVERSION) -Wl,--no-undefined \
-		$(LDFLAGS) -o $@ $^ $(LDLIBS)
+		-Wl,--version-script=$(LIB_MAP) $(LDFLAGS) -o $@ $(LIB_OBJS) $(LDLIBS)
 	ln -sf libttpu-run.so.$(LIB_VERSION) $(BUILD)/lib/libttpu-run.so.$(LIB_SOVERSION)
 	ln -sf libttpu-run.so.$(LIB_SOVERSION) $(BUILD)/lib/libttpu-run.so
 

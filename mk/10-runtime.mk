@@ -13,9 +13,10 @@ RT_TESTS   := $(sort $(patsubst $(RT_DIR)/%.c,%,$(wildcard $(RT_DIR)/test_*.c)))
 RT_OUT     := $(BUILD)/tests/runtime
 RT_BINS    := $(RT_TESTS:%=$(RT_OUT)/%)
 RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
-# Error paths (what valgrind is for), plus many and concurrent runs of one
-# program (result and program lifetimes): ~25 s under valgrind.
-RT_VG_TESTS := test_schema test_inputs test_range test_runs
+# Error paths (what valgrind is for), requests whose inputs come before
+# their program, plus many and concurrent runs of one program (result and
+# program lifetimes): ~25 s under valgrind.
+RT_VG_TESTS := test_schema test_inputs test_range test_runs test_api
 RT_SUITE   ?= runtime
 
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec_direct.h"
+#include "run_direct.h"
 #include "program.h"
 #include "ttpu-run.h"
 #include "util.h"

@@ -19,7 +19,7 @@
 
 #include "engine.h"
 #include "error.h"
-#include "exec_direct.h"
+#include "run_direct.h"
 #include "plan.h"
 #include "program.h"
 #include "run.h"

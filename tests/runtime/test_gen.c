@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "kselftest_harness.h"
-#include "exec_direct.h"
+#include "run_direct.h"
 #include "rt.h"
 
 #define GEN "tests/gen/ttpu_gen.py"

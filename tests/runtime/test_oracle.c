@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "exec_direct.h"
+#include "run_direct.h"
 #include "rt.h"
 #include "../lib/test_rng.h"
 

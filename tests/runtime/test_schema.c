@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "kselftest_harness.h"
-#include "load.h"
+#include "program_load.h"
 #include "rt.h"
 
 #define HDR "'format':'ttpu','version':1,'tile':4,'name':'t'"

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
+/* The library's public header only: the CLI is an ordinary client. */
 #include "ttpu-run.h"
 
 #define CLI_NAME "ttpu-run"
@@ -86,6 +86,8 @@ struct cli_times {
 	uint64_t start;
 };
 
+/* CLOCK_MONOTONIC in nanoseconds, for the phase times. */
+uint64_t cli_now_ns(void);
 /* Add the time since *@mark to @phase and move *@mark to now. */
 void cli_times_add(struct cli_times *t, enum cli_phase phase, uint64_t *mark);
 

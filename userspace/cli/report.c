@@ -2,9 +2,9 @@
 /*
  * report.c - what ttpu-run tells people: errors, exit statuses, --stats
  */
+#include <time.h>
 
 #include "cli.h"
-#include "util.h"
 
 int cli_exit_status(enum ttpu_error_kind kind)
 {
@@ -42,9 +42,17 @@ int cli_report_error(const struct ttpu_error *err, bool stdout_usable)
 	return cli_exit_status(err->kind);
 }
 
+uint64_t cli_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void cli_times_add(struct cli_times *t, enum cli_phase phase, uint64_t *mark)
 {
-	uint64_t now = ttpu_now_ns();
+	uint64_t now = cli_now_ns();
 
 	t->ns[phase] += now - *mark;
 	*mark = now;

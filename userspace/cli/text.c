@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "load.h"
 
 int cli_text_read(const char *path, struct cli_text *text,
 		  struct ttpu_error *err)

@@ -2,14 +2,17 @@
 /*
  * ttpu-run.h - public API of libttpu-run
  *
- * Load a ttpu program once (from a file, a memory buffer or a json-c
- * object) into a validated, immutable ttpu_program; run it many times, from
- * any number of threads at once, each run starting from the program's
- * original buffer contents. Passes run on an engine: the NpuKit through
- * /dev/npukit, or the software engine.
+ * Load a ttpu program once (from a file, a memory buffer, a json-c object,
+ * or a request that carries its inputs too) into a validated, immutable
+ * ttpu_program; run it many times, from any number of threads at once,
+ * each run starting from the program's original buffer contents. Passes
+ * run on an engine: the NpuKit through /dev/npukit, or the software engine.
  *
  * Every function that can fail returns 0 on success or a negative
  * enum ttpu_error_kind value and, when @err is not NULL, fills it.
+ *
+ * This header is the library's whole interface: libttpu-run.so exports
+ * exactly the functions declared here (`make check-exports` checks it).
  */
 #ifndef TTPU_RUN_H
 #define TTPU_RUN_H
@@ -23,6 +26,18 @@ extern "C" {
 #endif
 
 #define TTPU_RUN_VERSION "1.0.0"
+
+/* What the shared library exports: everything else in it is hidden. */
+#if defined(__GNUC__)
+#define TTPU_API __attribute__((visibility("default")))
+#define TTPU_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define TTPU_API
+#define TTPU_PRINTF(fmt, args)
+#endif
+
+/* Texts (programs, requests, inputs) above this many bytes are refused. */
+#define TTPU_TEXT_MAX ((size_t)1 << 30)
 
 struct json_object;
 
@@ -72,76 +87,218 @@ struct ttpu_error {
 };
 
 /** The contract name of @kind, e.g. "SchemaError". */
-const char *ttpu_error_kind_name(enum ttpu_error_kind kind);
+TTPU_API const char *ttpu_error_kind_name(enum ttpu_error_kind kind);
+
+/**
+ * ttpu_error_set() - report a failure of the caller's own in @err
+ * @err: the error to fill, or NULL
+ * @kind: the error kind
+ * @fmt: printf format of the message
+ *
+ * For programs that answer in the contract's form, as ttpu-run does for
+ * its command line: every field of @err is reset to "unknown" (command
+ * -1, ...), then @kind and the formatted message are set.
+ *
+ * Return: -@kind.
+ */
+TTPU_API int ttpu_error_set(struct ttpu_error *err, enum ttpu_error_kind kind,
+			    const char *fmt, ...) TTPU_PRINTF(3, 4);
+
+/**
+ * ttpu_error_sys() - report a failed system call in @err
+ * @err: the error to fill, or NULL
+ * @errnum: the errno of the failure
+ * @fmt: printf format of what failed ("cannot write %s")
+ *
+ * A SystemError whose message is the formatted text followed by
+ * ": strerror(@errnum)", with sys_errno set to @errnum.
+ *
+ * Return: -TTPU_SYSTEM_ERROR.
+ */
+TTPU_API int ttpu_error_sys(struct ttpu_error *err, int errnum,
+			    const char *fmt, ...) TTPU_PRINTF(3, 4);
+
+/* ---- texts ------------------------------------------------------------- */
+
+/**
+ * ttpu_read_fd() - read all of a file descriptor into memory
+ * @fd: a file, pipe or terminal, read until its end (not closed)
+ * @what: names the source in messages ("stdin", a path)
+ * @text: receives the malloc'ed text (not NUL-terminated), to free(3)
+ * @len: receives its length in bytes
+ * @err: filled on failure, or NULL
+ *
+ * For callers that read documents themselves, e.g. a request on stdin for
+ * ttpu_request_load_buffer(). A text above TTPU_TEXT_MAX is a UsageError.
+ *
+ * Return: 0, or -TTPU_SYSTEM_ERROR or -TTPU_USAGE_ERROR with *@text NULL.
+ */
+TTPU_API int ttpu_read_fd(int fd, const char *what, char **text, size_t *len,
+			  struct ttpu_error *err);
+
+/**
+ * ttpu_read_file() - open @path and read all of it, as ttpu_read_fd() does
+ * @path: the file
+ * @text: receives the malloc'ed text, to free(3)
+ * @len: receives its length in bytes
+ * @err: filled on failure, or NULL
+ *
+ * Return: 0, or a negative error kind with *@text NULL.
+ */
+TTPU_API int ttpu_read_file(const char *path, char **text, size_t *len,
+			    struct ttpu_error *err);
 
 /* ---- programs ---------------------------------------------------------- */
 
 typedef struct ttpu_program ttpu_program;
 
-int ttpu_program_load_file(const char *path, ttpu_program **out,
-			   struct ttpu_error *err);
-int ttpu_program_load_buffer(const char *json, size_t len, ttpu_program **out,
-			     struct ttpu_error *err);
-int ttpu_program_load_json(struct json_object *obj, ttpu_program **out,
-			   struct ttpu_error *err);
-void ttpu_program_free(ttpu_program *prog);
+/**
+ * ttpu_program_load_buffer() - load a program from its JSON text
+ * @json: the program text (need not be NUL-terminated)
+ * @len: its length in bytes, at most TTPU_TEXT_MAX
+ * @out: receives the program, to ttpu_program_free()
+ * @err: filled on failure (with the line and column in @json), or NULL
+ *
+ * Loading reads the text, validates the whole program and plans it; the
+ * program is then immutable and may be run by any number of threads.
+ *
+ * Return: 0, or a negative error kind (SchemaError for a malformed
+ * program, EstimateMismatch, UsageError, SystemError) with *@out NULL.
+ */
+TTPU_API int ttpu_program_load_buffer(const char *json, size_t len,
+				      ttpu_program **out, struct ttpu_error *err);
+/** ttpu_program_load_file() - ttpu_read_file(), then ttpu_program_load_buffer() */
+TTPU_API int ttpu_program_load_file(const char *path, ttpu_program **out,
+				    struct ttpu_error *err);
+/**
+ * ttpu_program_load_json() - load a program a caller holds as a json-c tree
+ * As ttpu_program_load_buffer(); errors carry no line and column.
+ */
+TTPU_API int ttpu_program_load_json(struct json_object *obj,
+				    ttpu_program **out, struct ttpu_error *err);
+TTPU_API void ttpu_program_free(ttpu_program *prog);
 
-const char *ttpu_program_name(const ttpu_program *prog);
-size_t ttpu_program_command_count(const ttpu_program *prog);
-size_t ttpu_program_pass_count(const ttpu_program *prog);
-size_t ttpu_program_input_count(const ttpu_program *prog);
-const char *ttpu_program_input_name(const ttpu_program *prog, size_t i);
-size_t ttpu_program_output_count(const ttpu_program *prog);
-const char *ttpu_program_output_name(const ttpu_program *prog, size_t i);
+TTPU_API const char *ttpu_program_name(const ttpu_program *prog);
+TTPU_API size_t ttpu_program_command_count(const ttpu_program *prog);
+TTPU_API size_t ttpu_program_pass_count(const ttpu_program *prog);
+TTPU_API size_t ttpu_program_input_count(const ttpu_program *prog);
+TTPU_API const char *ttpu_program_input_name(const ttpu_program *prog,
+					     size_t i);
+TTPU_API size_t ttpu_program_output_count(const ttpu_program *prog);
+TTPU_API const char *ttpu_program_output_name(const ttpu_program *prog,
+					      size_t i);
 
 /**
  * ttpu_program_buffer_shape() - shape of a named buffer
  * Returns the rank (1 or 2), or 0 when there is no such buffer. @dims
  * receives rank entries; @is_i8 whether the dtype is i8.
  */
-int ttpu_program_buffer_shape(const ttpu_program *prog, const char *name,
-			      size_t dims[2], int *is_i8);
+TTPU_API int ttpu_program_buffer_shape(const ttpu_program *prog,
+				       const char *name, size_t dims[2],
+				       int *is_i8);
 
 /* ---- inputs ------------------------------------------------------------ */
 
 typedef struct ttpu_inputs ttpu_inputs;
 
-ttpu_inputs *ttpu_inputs_new(const ttpu_program *prog);
-void ttpu_inputs_free(ttpu_inputs *in);
+TTPU_API ttpu_inputs *ttpu_inputs_new(const ttpu_program *prog);
+TTPU_API void ttpu_inputs_free(ttpu_inputs *in);
 /** Set input @name from @count row-major values (range-checked). */
-int ttpu_inputs_set(ttpu_inputs *in, const char *name, const int32_t *values,
-		    size_t count, struct ttpu_error *err);
+TTPU_API int ttpu_inputs_set(ttpu_inputs *in, const char *name,
+			     const int32_t *values, size_t count,
+			     struct ttpu_error *err);
 /** Set inputs from a JSON object text { NAME: nested lists, ... }. */
-int ttpu_inputs_parse(ttpu_inputs *in, const char *json, size_t len,
-		      struct ttpu_error *err);
-int ttpu_inputs_load_file(ttpu_inputs *in, const char *path,
-			  struct ttpu_error *err);
+TTPU_API int ttpu_inputs_parse(ttpu_inputs *in, const char *json, size_t len,
+			       struct ttpu_error *err);
+TTPU_API int ttpu_inputs_load_file(ttpu_inputs *in, const char *path,
+				   struct ttpu_error *err);
+
+/* ---- requests ---------------------------------------------------------- */
+
+/**
+ * ttpu_request_load_buffer() - load a request: a program and its inputs
+ * @json: the request text {"program": {...}, "inputs": {NAME: values}}
+ *	(keys in either order), as the executor protocol sends it
+ * @len: its length in bytes
+ * @prog: receives the loaded program, to ttpu_program_free()
+ * @inputs: receives its inputs, to ttpu_inputs_free() (before @prog)
+ * @err: filled on failure, or NULL
+ *
+ * The program is loaded as ttpu_program_load_buffer() loads it, the inputs
+ * are checked as ttpu_inputs_parse() checks them, and every input of the
+ * program must be given: a missing one is an InputError. Errors carry the
+ * line and column in @json.
+ *
+ * Return: 0, or a negative error kind with *@prog and *@inputs NULL.
+ */
+TTPU_API int ttpu_request_load_buffer(const char *json, size_t len,
+				      ttpu_program **prog,
+				      ttpu_inputs **inputs,
+				      struct ttpu_error *err);
 
 /* ---- engines ----------------------------------------------------------- */
 
+/*
+ * The engines the library has. Values above AUTO are positions in the
+ * library's engine table: ttpu_engine_choice_name() enumerates them and
+ * ttpu_engine_choice_parse() finds one by name, so a caller needs no
+ * list of its own.
+ */
 enum ttpu_engine_choice {
-	TTPU_ENGINE_AUTO = 0,		/* NpuKit if its node exists, else software */
-	TTPU_ENGINE_NPUKIT = 1,
-	TTPU_ENGINE_SOFTWARE = 2,
+	TTPU_ENGINE_AUTO = 0,		/* the first engine present, in table order */
+	TTPU_ENGINE_NPUKIT = 1,		/* NpuKit, through /dev/npukit0 */
+	TTPU_ENGINE_SOFTWARE = 2,	/* the CPU: always present */
 };
 
 typedef struct ttpu_engine ttpu_engine;
 
 /**
- * ttpu_engine_open() - open an engine
- * @device: device node for the NpuKit engine, NULL for /dev/npukit0 (or
- *	/dev/npukit).
- * With TTPU_ENGINE_AUTO the software engine is chosen only when the node
- * does not exist; any other failure to open the NpuKit is a DeviceError.
- * An engine may be shared by concurrent runs.
+ * ttpu_engine_choice_name() - the name of an engine choice
+ * @choice: TTPU_ENGINE_AUTO, or any value up to the last engine
+ *
+ * "auto", "npukit", "software", ...: enumerate the choices by calling it
+ * with 0, 1, 2, ... until it returns NULL.
+ *
+ * Return: the name, or NULL past the last engine.
  */
-int ttpu_engine_open(enum ttpu_engine_choice choice, const char *device,
-		     ttpu_engine **out, struct ttpu_error *err);
-void ttpu_engine_close(ttpu_engine *eng);
-/** "software" or "npukit" */
-const char *ttpu_engine_name(const ttpu_engine *eng);
+TTPU_API const char *ttpu_engine_choice_name(enum ttpu_engine_choice choice);
+
+/**
+ * ttpu_engine_choice_parse() - the engine choice called @name
+ * @name: a name ttpu_engine_choice_name() gives ("auto", "software", ...)
+ * @choice: receives the choice
+ * @err: filled on failure, or NULL
+ *
+ * Return: 0, or -TTPU_USAGE_ERROR naming every choice when @name is none
+ * of them.
+ */
+TTPU_API int ttpu_engine_choice_parse(const char *name,
+				      enum ttpu_engine_choice *choice,
+				      struct ttpu_error *err);
+
+/**
+ * ttpu_engine_open() - open an engine
+ * @choice: an engine, or TTPU_ENGINE_AUTO
+ * @device: device node for the NpuKit engine, NULL for /dev/npukit0 (or
+ *	/dev/npukit); ignored by the software engine
+ * @out: receives the engine, to ttpu_engine_close()
+ * @err: filled on failure, or NULL
+ *
+ * With TTPU_ENGINE_AUTO the first engine present on this machine is
+ * opened: the NpuKit when its node exists, else the software engine. A
+ * node that exists but cannot be used is a DeviceError, never a silent
+ * fall back to the CPU. An engine may be shared by concurrent runs.
+ *
+ * Return: 0, or a negative error kind with *@out NULL.
+ */
+TTPU_API int ttpu_engine_open(enum ttpu_engine_choice choice,
+			      const char *device, ttpu_engine **out,
+			      struct ttpu_error *err);
+TTPU_API void ttpu_engine_close(ttpu_engine *eng);
+/** "software" or "npukit": ttpu_engine_choice_name() of the engine. */
+TTPU_API const char *ttpu_engine_name(const ttpu_engine *eng);
 /** Why this engine was chosen, one line. */
-const char *ttpu_engine_reason(const ttpu_engine *eng);
+TTPU_API const char *ttpu_engine_reason(const ttpu_engine *eng);
 
 /* ---- runs -------------------------------------------------------------- */
 
@@ -165,29 +322,31 @@ struct ttpu_run_stats {
  * ttpu_run() - execute @prog once with @in on @eng
  * On failure *@out is NULL: a failed run returns no partial outputs.
  */
-int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
-	     const ttpu_inputs *in, ttpu_result **out, struct ttpu_error *err);
-void ttpu_result_free(ttpu_result *res);
+TTPU_API int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
+		      const ttpu_inputs *in, ttpu_result **out,
+		      struct ttpu_error *err);
+TTPU_API void ttpu_result_free(ttpu_result *res);
 
-const struct ttpu_run_stats *ttpu_result_stats(const ttpu_result *res);
+TTPU_API const struct ttpu_run_stats *
+ttpu_result_stats(const ttpu_result *res);
 /**
  * ttpu_result_output() - the values of output @name after the run
  * Returns a pointer to count row-major int32 values (valid until
  * ttpu_result_free()), or NULL if @name is not an output.
  */
-const int32_t *ttpu_result_output(const ttpu_result *res, const char *name,
-				  size_t *count);
+TTPU_API const int32_t *ttpu_result_output(const ttpu_result *res,
+					   const char *name, size_t *count);
 
 /**
  * ttpu_result_write_json() - write the contract's response object
  * { "outputs", "passes", "totalCycles", "hostOps", "engine", ... } to @f,
  * streamed. @with_stats adds the "stats" object.
  */
-int ttpu_result_write_json(const ttpu_result *res, FILE *f, int with_stats,
-			   struct ttpu_error *err);
+TTPU_API int ttpu_result_write_json(const ttpu_result *res, FILE *f,
+				    int with_stats, struct ttpu_error *err);
 
 /** Write {"error": {...}} for @err to @f. */
-int ttpu_error_write_json(const struct ttpu_error *err, FILE *f);
+TTPU_API int ttpu_error_write_json(const struct ttpu_error *err, FILE *f);
 
 #ifdef __cplusplus
 }

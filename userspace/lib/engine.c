@@ -1,113 +1,121 @@
 // SPDX-License-Identifier: MIT
 /*
- * engine.c - choosing an engine
+ * engine.c - the engine table, and choosing an engine from it
  *
- * AUTO falls back to the software engine only when the device node does
- * not exist: a node that exists but cannot be used is a DeviceError, so a
- * broken board is never silently replaced by the CPU.
+ * Every engine is one entry of engines[] (its name, whether it is present
+ * on this machine, how to open it) and one engine_<name>.c file; the
+ * public enum ttpu_engine_choice is the entry's index, and the names users
+ * type (ttpu-run --engine) come from here through
+ * ttpu_engine_choice_name() and ttpu_engine_choice_parse().
+ *
+ * AUTO opens the first engine present, in table order: the NpuKit when its
+ * device node exists, else the CPU. An engine that is present but cannot
+ * be opened is an error, never a reason to try the next one, so a broken
+ * board is never silently replaced by the CPU.
  */
-#include <errno.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "engine.h"
 #include "error.h"
-#include "run.h"
 
-static const char *const default_nodes[] = { "/dev/npukit0", "/dev/npukit" };
+static const struct ttpu_engine_type *const engines[] = {
+	[TTPU_ENGINE_NPUKIT] = &ttpu_npukit_engine_type,
+	[TTPU_ENGINE_SOFTWARE] = &ttpu_software_engine_type,
+};
 
-static int node_exists(const char *path, struct ttpu_error *err)
+#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+
+static const char auto_name[] = "auto";
+
+const char *ttpu_engine_choice_name(enum ttpu_engine_choice choice)
 {
-	struct stat st;
-
-	if (!stat(path, &st))
-		return 1;
-	if (errno == ENOENT || errno == ENOTDIR)
-		return 0;
-	int e = errno;
-
-	ttpu_error_set(err, TTPU_DEVICE_ERROR, "cannot look at %s: %s", path, strerror(e));
-	if (err)
-		err->sys_errno = e;
-	return -TTPU_DEVICE_ERROR;
+	if (choice == TTPU_ENGINE_AUTO)
+		return auto_name;
+	if ((size_t)choice < NENGINES && engines[choice])
+		return engines[choice]->name;
+	return NULL;
 }
 
-/* The first default node that exists, or NULL in *@node when none does. */
-static int find_default_node(const char **node, struct ttpu_error *err)
+int ttpu_engine_choice_parse(const char *name, enum ttpu_engine_choice *choice,
+			     struct ttpu_error *err)
 {
-	int ret;
+	char names[128] = "";
+	size_t len = 0, count = 0, c;
 
-	*node = NULL;
-	for (size_t i = 0; i < sizeof(default_nodes) / sizeof(default_nodes[0]); i++) {
-		ret = node_exists(default_nodes[i], err);
-		if (ret < 0)
-			return ret;
-		if (ret) {
-			*node = default_nodes[i];
-			break;
+	if (!name || !choice)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "ttpu_engine_choice_parse: NULL argument");
+	for (; ttpu_engine_choice_name((enum ttpu_engine_choice)count); count++) {
+		if (!strcmp(name, ttpu_engine_choice_name((enum ttpu_engine_choice)count))) {
+			*choice = (enum ttpu_engine_choice)count;
+			return 0;
 		}
 	}
-	return 0;
+	/* "auto, npukit or software": every name, from the table. */
+	for (c = 0; c < count && len < sizeof(names); c++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+					!c ? "" : c + 1 == count ? " or " : ", ",
+					ttpu_engine_choice_name((enum ttpu_engine_choice)c));
+	return ttpu_error_set(err, TTPU_USAGE_ERROR,
+			      "unknown engine '%s' (expected %s)", name, names);
 }
 
-/* AUTO found no node: the software engine, saying which node was missing. */
-static int software_instead(const char *missing, ttpu_engine **out,
-			    struct ttpu_error *err)
+static int open_entry(size_t i, const char *device, ttpu_engine **out,
+		      struct ttpu_error *err)
 {
-	int ret = ttpu_software_engine_open(out, err);
+	int ret = engines[i]->open(device, out, err);
 
 	if (!ret)
-		snprintf((*out)->reason, sizeof((*out)->reason),
-			 "no %s: software engine", missing);
+		(*out)->type = engines[i];
 	return ret;
+}
+
+/*
+ * AUTO: the first engine present. When an earlier one was missing, the
+ * reason says what was missing ("no /dev/npukit0: software engine").
+ */
+static int open_auto(const char *device, ttpu_engine **out,
+		     struct ttpu_error *err)
+{
+	char why[128] = "";
+	size_t i;
+	int ret;
+
+	for (i = 0; i < NENGINES; i++) {
+		char missing[sizeof(why)] = "";
+
+		if (!engines[i])
+			continue;
+		ret = engines[i]->present(device, missing, sizeof(missing), err);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			if (!why[0])
+				snprintf(why, sizeof(why), "%s", missing);
+			continue;
+		}
+		ret = open_entry(i, device, out, err);
+		if (!ret && why[0])
+			snprintf((*out)->reason, sizeof((*out)->reason),
+				 "%s: %s engine", why, engines[i]->name);
+		return ret;
+	}
+	return ttpu_error_set(err, TTPU_DEVICE_ERROR, "no engine is present (%s)", why);
 }
 
 int ttpu_engine_open(enum ttpu_engine_choice choice, const char *device,
 		     ttpu_engine **out, struct ttpu_error *err)
 {
-	const char *node = device;
-	int ret;
-
 	if (!out)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_engine_open: no engine pointer");
 	*out = NULL;
-	switch (choice) {
-	case TTPU_ENGINE_SOFTWARE:
-		return ttpu_software_engine_open(out, err);
-	case TTPU_ENGINE_NPUKIT:
-		/*
-		 * The same default nodes as AUTO, so that forcing the engine
-		 * never finds less than AUTO would; with neither present the
-		 * error names /dev/npukit0.
-		 */
-		if (!node) {
-			ret = find_default_node(&node, err);
-			if (ret < 0)
-				return ret;
-		}
-		return ttpu_npukit_engine_open(node, out, err);
-	case TTPU_ENGINE_AUTO:
-		break;
-	default:
+	if (choice == TTPU_ENGINE_AUTO)
+		return open_auto(device, out, err);
+	if ((size_t)choice >= NENGINES || !engines[choice])
 		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_engine_open: unknown engine choice %d",
-				     (int)choice);
-	}
-
-	if (!node) {
-		ret = find_default_node(&node, err);
-		if (ret < 0)
-			return ret;
-		if (!node)
-			return software_instead("/dev/npukit0 or /dev/npukit", out, err);
-	} else {
-		ret = node_exists(node, err);
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			return software_instead(device, out, err);
-	}
-	/* The engine's own reason names the node and the IP it found. */
-	return ttpu_npukit_engine_open(node, out, err);
+				      (int)choice);
+	return open_entry((size_t)choice, device, out, err);
 }
 
 void ttpu_engine_close(ttpu_engine *eng)
@@ -118,7 +126,7 @@ void ttpu_engine_close(ttpu_engine *eng)
 
 const char *ttpu_engine_name(const ttpu_engine *eng)
 {
-	return eng ? eng->ops->name : "";
+	return eng && eng->type ? eng->type->name : "";
 }
 
 const char *ttpu_engine_reason(const ttpu_engine *eng)

@@ -10,6 +10,7 @@
 #ifndef TTPU_ENGINE_H
 #define TTPU_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "plan.h"
@@ -35,7 +36,6 @@ struct ttpu_run_ctx {
 };
 
 struct ttpu_engine_ops {
-	const char *name;
 	/* Optional: set up per-run state in ctx->engine_scratch. */
 	int (*run_begin)(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
 			 struct ttpu_error *err);
@@ -53,16 +53,34 @@ struct ttpu_engine_ops {
 	void (*close)(struct ttpu_engine *eng);
 };
 
+/**
+ * struct ttpu_engine_type - one entry of the engine table (engine.c)
+ * @name: what users call it ("npukit"), also the response's "engine"
+ * @present: whether the engine can be used on this machine, for AUTO:
+ *	1, or 0 with one line in @why saying what is missing ("no
+ *	/dev/npukit0"), or a negative ttpu_error_kind when looking failed.
+ *	@device is the caller's device node or NULL.
+ * @open: open the engine on @device (or its default); fills (*out)->ops,
+ *	->priv and ->reason. Returns 0 or a negative ttpu_error_kind.
+ */
+struct ttpu_engine_type {
+	const char *name;
+	int (*present)(const char *device, char *why, size_t why_size,
+		       struct ttpu_error *err);
+	int (*open)(const char *device, struct ttpu_engine **out,
+		    struct ttpu_error *err);
+};
+
 struct ttpu_engine {
+	const struct ttpu_engine_type *type;	/* set by ttpu_engine_open() */
 	const struct ttpu_engine_ops *ops;
 	char reason[160];		/* why this engine was chosen */
 	void *priv;
 };
 
-/* The engines. Each returns 0 or a negative ttpu_error_kind. */
-int ttpu_software_engine_open(struct ttpu_engine **out, struct ttpu_error *err);
-int ttpu_npukit_engine_open(const char *device, struct ttpu_engine **out,
-			    struct ttpu_error *err);
+/* The engines of the table, one file each. */
+extern const struct ttpu_engine_type ttpu_npukit_engine_type;
+extern const struct ttpu_engine_type ttpu_software_engine_type;
 
 /*
  * The reference 4x4x4 product of one link, straight from the definition

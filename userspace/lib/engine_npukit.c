@@ -50,7 +50,7 @@
 #define NPUKIT_ENGINE_MAX_KICKS 16384
 #define NPUKIT_DEFAULT_TIMEOUT_MS 60000
 
-struct npukit_engine {
+struct ttpu_npukit_engine {
 	int fd;
 	char path[256];
 	struct npukit_info info;
@@ -375,7 +375,7 @@ static const char *status_name(uint32_t status)
 }
 
 /* One SUBMIT; retried on EINTR/EAGAIN like libdrm's drmIoctl. */
-static int submit(struct npukit_engine *ne, struct ttpu_run_ctx *ctx,
+static int submit(struct ttpu_npukit_engine *ne, struct ttpu_run_ctx *ctx,
 		  const struct ttpu_stage *st, size_t nkicks, size_t nslots,
 		  struct npk_run *r, struct ttpu_error *err)
 {
@@ -442,11 +442,11 @@ static void collect(const struct npk_run *r, const struct npk_segment *segs,
 	}
 }
 
-static int npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
+static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
 				const struct ttpu_stage *st, int32_t (*sums)[16],
 				struct ttpu_error *err)
 {
-	struct npukit_engine *ne = eng->priv;
+	struct ttpu_npukit_engine *ne = eng->priv;
 	struct npk_run *r = ctx->engine_scratch;
 	const struct ttpu_program *prog = ctx->prog;
 	size_t ngroups, nkicks = 0, nsegs = 0;
@@ -535,7 +535,7 @@ static void npukit_run_end(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx)
 
 static void npukit_close(struct ttpu_engine *eng)
 {
-	struct npukit_engine *ne = eng->priv;
+	struct ttpu_npukit_engine *ne = eng->priv;
 
 	close(ne->fd);
 	free(ne);
@@ -543,9 +543,8 @@ static void npukit_close(struct ttpu_engine *eng)
 }
 
 static const struct ttpu_engine_ops npukit_ops = {
-	.name = "npukit",
 	.run_begin = npukit_run_begin,
-	.compute_stage = npukit_compute_stage,
+	.compute_stage = ttpu_npukit_compute_stage,
 	.run_end = npukit_run_end,
 	.close = npukit_close,
 };
@@ -558,14 +557,81 @@ static int device_error(struct ttpu_error *err, const char *path, int e, const c
 	return -TTPU_DEVICE_ERROR;
 }
 
-int ttpu_npukit_engine_open(const char *device, struct ttpu_engine **out,
-			    struct ttpu_error *err)
+/* ---- presence and opening: the engine table's entry ------------------- */
+
+static const char *const default_nodes[] = { "/dev/npukit0", "/dev/npukit" };
+
+static int node_exists(const char *path, struct ttpu_error *err)
 {
-	struct npukit_engine *ne;
+	struct stat st;
+
+	if (!stat(path, &st))
+		return 1;
+	if (errno == ENOENT || errno == ENOTDIR)
+		return 0;
+	int e = errno;
+
+	ttpu_error_set(err, TTPU_DEVICE_ERROR, "cannot look at %s: %s", path, strerror(e));
+	if (err)
+		err->sys_errno = e;
+	return -TTPU_DEVICE_ERROR;
+}
+
+/* The first default node that exists, or NULL in *@node when none does. */
+static int find_default_node(const char **node, struct ttpu_error *err)
+{
+	int ret;
+
+	*node = NULL;
+	for (size_t i = 0; i < sizeof(default_nodes) / sizeof(default_nodes[0]); i++) {
+		ret = node_exists(default_nodes[i], err);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			*node = default_nodes[i];
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Present when the node exists: one that exists but cannot be used is
+ * open()'s DeviceError, not a reason for AUTO to use the CPU instead.
+ */
+static int npukit_present(const char *device, char *why, size_t why_size,
+			  struct ttpu_error *err)
+{
+	const char *node = device;
+	int ret = device ? node_exists(device, err) : find_default_node(&node, err);
+
+	if (ret < 0)
+		return ret;
+	if (!device)
+		ret = node != NULL;
+	if (!ret)
+		snprintf(why, why_size, "no %s", device ? device : "/dev/npukit0 or /dev/npukit");
+	return ret;
+}
+
+static int npukit_open(const char *device, struct ttpu_engine **out,
+		       struct ttpu_error *err)
+{
+	struct ttpu_npukit_engine *ne;
 	struct ttpu_engine *eng;
 	const char *env;
 	int ret;
 
+	/*
+	 * The same default nodes as AUTO looks for, so that asking for this
+	 * engine never finds less than AUTO would; with neither present the
+	 * error names /dev/npukit0.
+	 */
+	if (!device) {
+		ret = find_default_node(&device, err);
+		if (ret < 0)
+			return ret;
+	}
 	ne = calloc(1, sizeof(*ne));
 	eng = calloc(1, sizeof(*eng));
 	if (!ne || !eng) {
@@ -577,7 +643,7 @@ int ttpu_npukit_engine_open(const char *device, struct ttpu_engine **out,
 	ne->fd = open(ne->path, O_RDWR | O_CLOEXEC);
 	if (ne->fd < 0) {
 		ret = device_error(err, ne->path, errno,
-				   errno == EACCES ? "cannot open (permission denied: see Documentation/npukit/driver.rst, device permissions)" :
+				   errno == EACCES ? "cannot open (permission denied: see Documentation/npukit/index.rst, device permissions)" :
 						     "cannot open");
 		goto fail;
 	}
@@ -624,3 +690,9 @@ fail:
 	free(eng);
 	return ret;
 }
+
+const struct ttpu_engine_type ttpu_npukit_engine_type = {
+	.name = "npukit",
+	.present = npukit_present,
+	.open = npukit_open,
+};

@@ -18,7 +18,6 @@
 
 #include "engine.h"
 #include "error.h"
-#include "run.h"
 
 struct packed {
 	int16_t *a;			/* [rows + 3][cols + 3] */
@@ -191,14 +190,21 @@ static void sw_close(struct ttpu_engine *eng)
 }
 
 static const struct ttpu_engine_ops sw_ops = {
-	.name = "software",
 	.run_begin = sw_run_begin,
 	.compute_stage = sw_compute_stage,
 	.run_end = sw_run_end,
 	.close = sw_close,
 };
 
-int ttpu_software_engine_open(struct ttpu_engine **out, struct ttpu_error *err)
+/* The CPU is always there: AUTO's last resort. */
+static int sw_present(const char *device, char *why, size_t why_size,
+		      struct ttpu_error *err)
+{
+	return 1;
+}
+
+static int sw_open(const char *device, struct ttpu_engine **out,
+		   struct ttpu_error *err)
 {
 	struct ttpu_engine *eng = calloc(1, sizeof(*eng));
 
@@ -210,3 +216,9 @@ int ttpu_software_engine_open(struct ttpu_engine **out, struct ttpu_error *err)
 	*out = eng;
 	return 0;
 }
+
+const struct ttpu_engine_type ttpu_software_engine_type = {
+	.name = "software",
+	.present = sw_present,
+	.open = sw_open,
+};

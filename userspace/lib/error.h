@@ -13,21 +13,10 @@
 
 #include "ttpu-run.h"
 
-#define TTPU_PRINTF(a, b) __attribute__((format(printf, a, b)))
-
 /* Reset every field to "unknown" (command -1, element -1, ...). */
 void ttpu_error_clear(struct ttpu_error *err);
 
-/* Reset @err, then set @kind and the message. Returns -@kind. */
-int ttpu_error_set(struct ttpu_error *err, enum ttpu_error_kind kind,
-		   const char *fmt, ...) TTPU_PRINTF(3, 4);
-
-/*
- * A SystemError for a failed system call: the message is the formatted
- * text followed by ": strerror(@errnum)", and sys_errno is @errnum.
- */
-int ttpu_error_sys(struct ttpu_error *err, int errnum, const char *fmt, ...)
-	TTPU_PRINTF(3, 4);
+/* ttpu_error_set() and ttpu_error_sys() are public: ttpu-run.h. */
 
 /* Out of memory while doing @what. */
 int ttpu_error_nomem(struct ttpu_error *err, const char *what);

@@ -13,7 +13,6 @@
 
 #include "plan.h"
 #include "error.h"
-#include "run.h"
 
 /* A chain while its stage is still open. */
 struct open_chain {

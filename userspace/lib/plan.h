@@ -5,7 +5,7 @@
  * The plan is built once at load time and is immutable.
  *
  * A HOST stage is one host command (alloc, epilogue, host_add, host_relu),
- * run by host.c.
+ * run by run_host.c.
  *
  * A MATMUL stage is a maximal run of pass/acc commands in which
  *   - no pass reads a buffer that an earlier acc of the stage wrote, so

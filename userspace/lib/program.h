@@ -2,8 +2,8 @@
 /*
  * program.h - the compact, validated, immutable form of a ttpu program
  *
- * The loader (load.c, streaming) produces it; validate.c checks it; the
- * planner (plan.c) and the executors only read it. Memory is proportional
+ * The loader (program_load.c) produces it, program_validate.c checks it;
+ * the planner (plan.c) and the executors only read it. Memory is proportional
  * to the number of commands and buffer elements, never to the JSON text:
  * a command is 32 bytes, a const element 1 (i8) or 4 (i32) bytes.
  */
@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "program_ops.h"
 #include "ttpu-run.h"
 
 #define TTPU_TILE 4			/* a pass is a 4x4x4 product */
@@ -52,19 +53,6 @@ struct ttpu_window {
 	uint32_t r;
 	uint32_t c;
 };
-
-enum ttpu_op {
-	TTPU_OP_ALLOC = 0,
-	TTPU_OP_PASS,
-	TTPU_OP_ACC,
-	TTPU_OP_EPILOGUE,
-	TTPU_OP_HOST_ADD,
-	TTPU_OP_HOST_RELU,
-	TTPU_OP_COUNT
-};
-
-/* Contract names of the ops, indexed by enum ttpu_op. */
-extern const char *const ttpu_op_names[TTPU_OP_COUNT];
 
 /**
  * struct ttpu_command - one command, 32 bytes
@@ -128,17 +116,9 @@ struct ttpu_program {
 	struct ttpu_name_index *names;	/* buffer name -> index */
 };
 
-/** Index of buffer @name, or TTPU_NO_BUFFER. */
+/* program.c: the index of buffer @name, or TTPU_NO_BUFFER. */
 uint32_t ttpu_program_find_buffer(const struct ttpu_program *prog,
 				  const char *name);
-
-/*
- * inputs.c, for the runner: the values set for input buffer @buf
- * (count dtype-sized elements, row-major), or NULL when that input was not
- * set; and the program @in was made for.
- */
-const void *ttpu_inputs_values(const ttpu_inputs *in, uint32_t buf);
-const struct ttpu_program *ttpu_inputs_program(const ttpu_inputs *in);
 
 static inline int ttpu_dtype_min(uint8_t dtype)
 {

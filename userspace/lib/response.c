@@ -2,6 +2,9 @@
 /*
  * response.c - results and the contract's response/error objects
  *
+ * A result is a copy of a finished run's outputs (it outlives the
+ * program and the run), made and freed here.
+ *
  * A response can hold hundreds of thousands of values and pass records,
  * so it is streamed through a fixed buffer, never built as a json-c
  * tree. Error objects are small and go through json-c, which gets string
@@ -14,6 +17,54 @@
 
 #include "error.h"
 #include "run.h"
+
+int ttpu_result_new(const struct ttpu_program *prog,
+		    const struct ttpu_run_ctx *ctx, const char *engine,
+		    const char *reason, ttpu_result **out,
+		    struct ttpu_error *err)
+{
+	struct ttpu_result *res = calloc(1, sizeof(*res));
+
+	if (!res)
+		goto oom;
+	res->outputs = calloc(prog->noutputs + 1, sizeof(*res->outputs));
+	res->pass_ids = malloc((prog->npasses + 1) * sizeof(*res->pass_ids));
+	if (!res->outputs || !res->pass_ids)
+		goto oom;
+	for (size_t i = 0; i < prog->noutputs; i++) {
+		const struct ttpu_buffer *b = &prog->buffers[prog->outputs[i]];
+		const void *d = ctx->data[prog->outputs[i]];
+		struct ttpu_result_output *o = &res->outputs[res->noutputs++];
+
+		o->name = strdup(b->name);
+		o->data = malloc((b->count ? b->count : 1) * sizeof(int32_t));
+		if (!o->name || !o->data)
+			goto oom;
+		o->rank = b->rank;
+		o->rows = b->rows;
+		o->cols = b->cols;
+		o->count = b->count;
+		if (b->dtype == TTPU_DTYPE_I32)
+			memcpy(o->data, d, b->count * sizeof(int32_t));
+		else
+			for (size_t e = 0; e < b->count; e++)
+				o->data[e] = ((const int8_t *)d)[e];
+	}
+	/* A program without passes may have no pass_ids array at all. */
+	if (prog->npasses)
+		memcpy(res->pass_ids, prog->pass_ids, prog->npasses * sizeof(*res->pass_ids));
+	res->npasses = prog->npasses;
+	/* A run that succeeds executed every command once. */
+	res->host_ops = prog->measured.host_ops;
+	res->stats = ctx->stats;
+	snprintf(res->engine, sizeof(res->engine), "%s", engine);
+	snprintf(res->engine_reason, sizeof(res->engine_reason), "%s", reason);
+	*out = res;
+	return 0;
+oom:
+	ttpu_result_free(res);
+	return ttpu_error_nomem(err, "copying the result");
+}
 
 void ttpu_result_free(ttpu_result *res)
 {

@@ -3,8 +3,8 @@
  * run.c - ttpu_run(): execute a program's plan on an engine
  *
  * The engine computes each MATMUL stage's job sums; everything that can
- * raise a RangeError happens here and in host.c, so every engine gives the
- * answers of one-by-one execution. A chain's sum is added at once only
+ * raise a RangeError happens here and in run_host.c, so every engine gives
+ * the answers of one-by-one execution. A chain's sum is added at once only
  * when the bound of plan.h proves no intermediate "dst += tmp" can leave
  * the dtype; otherwise its steps are replayed one by one from per-link
  * products taken before any chain of the stage wrote anything (a pass of
@@ -15,7 +15,8 @@
 #include <string.h>
 
 #include "error.h"
-#include "host.h"
+#include "program_inputs.h"
+#include "run_host.h"
 #include "plan.h"
 #include "run.h"
 #include "util.h"
@@ -105,54 +106,6 @@ void ttpu_run_ctx_release(struct ttpu_run_ctx *ctx)
 	ctx->data = NULL;
 	ctx->version = NULL;
 	ctx->tmp = NULL;
-}
-
-int ttpu_result_new(const struct ttpu_program *prog,
-		    const struct ttpu_run_ctx *ctx, const char *engine,
-		    const char *reason, ttpu_result **out,
-		    struct ttpu_error *err)
-{
-	struct ttpu_result *res = calloc(1, sizeof(*res));
-
-	if (!res)
-		goto oom;
-	res->outputs = calloc(prog->noutputs + 1, sizeof(*res->outputs));
-	res->pass_ids = malloc((prog->npasses + 1) * sizeof(*res->pass_ids));
-	if (!res->outputs || !res->pass_ids)
-		goto oom;
-	for (size_t i = 0; i < prog->noutputs; i++) {
-		const struct ttpu_buffer *b = &prog->buffers[prog->outputs[i]];
-		const void *d = ctx->data[prog->outputs[i]];
-		struct ttpu_result_output *o = &res->outputs[res->noutputs++];
-
-		o->name = strdup(b->name);
-		o->data = malloc((b->count ? b->count : 1) * sizeof(int32_t));
-		if (!o->name || !o->data)
-			goto oom;
-		o->rank = b->rank;
-		o->rows = b->rows;
-		o->cols = b->cols;
-		o->count = b->count;
-		if (b->dtype == TTPU_DTYPE_I32)
-			memcpy(o->data, d, b->count * sizeof(int32_t));
-		else
-			for (size_t e = 0; e < b->count; e++)
-				o->data[e] = ((const int8_t *)d)[e];
-	}
-	/* A program without passes may have no pass_ids array at all. */
-	if (prog->npasses)
-		memcpy(res->pass_ids, prog->pass_ids, prog->npasses * sizeof(*res->pass_ids));
-	res->npasses = prog->npasses;
-	/* A run that succeeds executed every command once. */
-	res->host_ops = prog->measured.host_ops;
-	res->stats = ctx->stats;
-	snprintf(res->engine, sizeof(res->engine), "%s", engine);
-	snprintf(res->engine_reason, sizeof(res->engine_reason), "%s", reason);
-	*out = res;
-	return 0;
-oom:
-	ttpu_result_free(res);
-	return ttpu_error_nomem(err, "copying the result");
 }
 
 /* Per-run state of the chain application. */
@@ -340,7 +293,7 @@ int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
 	rn.ctx.stats.total_cycles = prog->npasses * TTPU_CYCLES_PER_PASS;
 	rn.ctx.stats.stages = rn.plan->nstages;
 	rn.ctx.stats.run_ns = ttpu_now_ns() - t0;
-	ret = ttpu_result_new(prog, &rn.ctx, eng->ops->name, eng->reason, out, err);
+	ret = ttpu_result_new(prog, &rn.ctx, ttpu_engine_name(eng), eng->reason, out, err);
 out:
 	if (began && eng->ops->run_end)
 		eng->ops->run_end(eng, &rn.ctx);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.h - what the runner (run.c), the direct executor (exec_direct.c),
- * the host ops (host.c) and the response writer (response.c) share
+ * run.h - what the runner (run.c), the direct executor (run_direct.c),
+ * the host ops (run_host.c) and the results (response.c) share
  */
 #ifndef TTPU_RUN_INTERNAL_H
 #define TTPU_RUN_INTERNAL_H
@@ -41,7 +41,7 @@ int ttpu_run_ctx_init(struct ttpu_run_ctx *ctx, const struct ttpu_program *prog,
 		      const ttpu_inputs *in, struct ttpu_error *err);
 void ttpu_run_ctx_release(struct ttpu_run_ctx *ctx);
 
-/** Copy the outputs of a finished run into a new result. */
+/** response.c: copy the outputs of a finished run into a new result. */
 int ttpu_result_new(const struct ttpu_program *prog,
 		    const struct ttpu_run_ctx *ctx, const char *engine,
 		    const char *reason, ttpu_result **out,

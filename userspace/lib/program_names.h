@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * names.h - string -> dense id hash index
+ * program_names.h - string -> dense id hash index
  *
  * The loader interns every buffer name it meets (a command may name a
  * buffer before the "buffers" object is read); a loaded program keeps one
  * whose ids are the buffer indices, for O(1) ttpu_program_find_buffer().
  */
-#ifndef TTPU_NAMES_H
-#define TTPU_NAMES_H
+#ifndef TTPU_PROGRAM_NAMES_H
+#define TTPU_PROGRAM_NAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,4 +34,4 @@ uint32_t ttpu_names_find(const struct ttpu_name_index *idx, const char *name,
 const char *ttpu_names_get(const struct ttpu_name_index *idx, uint32_t id);
 size_t ttpu_names_count(const struct ttpu_name_index *idx);
 
-#endif /* TTPU_NAMES_H */
+#endif /* TTPU_PROGRAM_NAMES_H */

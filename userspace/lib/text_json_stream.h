@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * json_stream.h - walk a JSON text one element at a time
+ * text_json_stream.h - walk a JSON text one element at a time
  *
  * json-c does all the lexing, but only of one element at a time: the
  * caller walks the structure it knows (the top-level object, the big
@@ -12,8 +12,8 @@
  * negative ttpu_error_kind with @err filled: the message starts with the
  * JSON path given by the caller, and line/column point into the text.
  */
-#ifndef TTPU_JSON_STREAM_H
-#define TTPU_JSON_STREAM_H
+#ifndef TTPU_TEXT_JSON_STREAM_H
+#define TTPU_TEXT_JSON_STREAM_H
 
 #include <locale.h>
 #include <stdbool.h>
@@ -103,6 +103,12 @@ int ttpu_js_error(struct ttpu_jstream *js, const char *path, const char *fmt,
 void ttpu_js_path(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The index of @key in @keys[0..@n) (NULL entries never match), or -1. */
+int ttpu_js_key_index(const char *key, const char *const *keys, int n);
+/* An error "unknown key "@key" (allowed: ...)" listing @keys. */
+int ttpu_js_unknown_key(struct ttpu_jstream *js, const char *path,
+			const char *key, const char *const *keys, int n);
+
 /* "an array", "a string", ... for the value starting with byte @c. */
 const char *ttpu_js_describe_byte(int c);
 /* "an array", "a string", ... for a parsed value (NULL is "null"). */
@@ -148,4 +154,4 @@ int ttpu_js_int_list_range(struct ttpu_jstream *js, const char *path,
 			   uint64_t cols, int64_t lo, int64_t hi,
 			   const char *dtype);
 
-#endif /* TTPU_JSON_STREAM_H */
+#endif /* TTPU_TEXT_JSON_STREAM_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * json_stream.c - walk a JSON text one element at a time (see json_stream.h)
+ * text_json_stream.c - walk a JSON text one element at a time
+ * (see text_json_stream.h)
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -11,7 +12,7 @@
 #include <json-c/json.h>
 
 #include "error.h"
-#include "json_stream.h"
+#include "text_json_stream.h"
 #include "util.h"
 
 int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
@@ -138,6 +139,32 @@ const char *ttpu_js_describe_byte(int c)
 			return "a number";
 		return "an unexpected character";
 	}
+}
+
+int ttpu_js_key_index(const char *key, const char *const *keys, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (keys[i] && !strcmp(key, keys[i]))
+			return i;
+	return -1;
+}
+
+int ttpu_js_unknown_key(struct ttpu_jstream *js, const char *path,
+			const char *key, const char *const *keys, int n)
+{
+	char allowed[200];
+	size_t len = 0;
+	int i;
+
+	allowed[0] = '\0';
+	for (i = 0; i < n && len < sizeof(allowed); i++)
+		if (keys[i])
+			len += (size_t)snprintf(allowed + len, sizeof(allowed) - len,
+						"%s%s", len ? ", " : "", keys[i]);
+	return ttpu_js_error(js, path, "unknown key \"%s\" (allowed: %s)", key,
+			     allowed);
 }
 
 const char *ttpu_js_describe(const struct json_object *obj)

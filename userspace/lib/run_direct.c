@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * exec_direct.c - the one-command-at-a-time reference executor
+ * run_direct.c - the one-command-at-a-time reference executor
  *
  * No plan, no fusion, no engine: each pass computes its product with the
  * reference kernel into its own tmp, each acc adds it and runs its
- * epilogue, each host command runs through host.c. Kept deliberately
+ * epilogue, each host command runs through run_host.c. Kept deliberately
  * literal so the planned path can be compared with it.
  */
 #include <stdlib.h>
 
-#include "exec_direct.h"
-#include "host.h"
+#include "run_direct.h"
+#include "run_host.h"
 #include "error.h"
 #include "run.h"
 #include "util.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * validate.c - the checks that need the whole program, and its final form
+ * program_validate.c - the checks that need the whole program, and its final form
  *
- * load.c has checked every element on its own (keys, types, ranges, pass
- * ids in order); here buffer names are resolved (a command may use a
+ * program_read*.c have checked every element on its own (keys, types,
+ * ranges, pass ids in order); here buffer names are resolved (a command may use a
  * buffer defined later in the text), shapes are checked against each
  * command, the compact struct ttpu_program is completed, its cost figures
  * are measured and compared with the "estimate" block.
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "load.h"
+#include "program_load.h"
 
 #define NONE UINT32_MAX
 

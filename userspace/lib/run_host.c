@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * host.c - host commands, acc steps and epilogues with exact range checks
+ * run_host.c - host commands, acc steps and epilogues with exact range checks
  *
  * Values are computed in 64 bits and checked against the destination's
  * dtype after every step the contract names, so a value that leaves its
@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "host.h"
+#include "run_host.h"
 #include "error.h"
 #include "run.h"
 

@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * inputs.h - input values, for the loader and the runner
- *
- * ttpu_inputs_values() and ttpu_inputs_program() (program.h) give the
- * runner the values; these are the rest of the internal interface.
+ * program_inputs.h - a run's input values, for requests and the runner
  */
-#ifndef TTPU_INPUTS_H
-#define TTPU_INPUTS_H
+#ifndef TTPU_PROGRAM_INPUTS_H
+#define TTPU_PROGRAM_INPUTS_H
 
-#include "json_stream.h"
+#include <stdint.h>
+
 #include "program.h"
+#include "text_json_stream.h"
+
+/*
+ * For the runner: the values set for input buffer @buf (count
+ * dtype-sized elements, row-major), or NULL when that input was not set;
+ * and the program @in was made for.
+ */
+const void *ttpu_inputs_values(const ttpu_inputs *in, uint32_t buf);
+const struct ttpu_program *ttpu_inputs_program(const ttpu_inputs *in);
 
 /* Stream an object { NAME: nested lists, ... } at the cursor into @in. */
 int ttpu_inputs_read_object(ttpu_inputs *in, struct ttpu_jstream *js,
@@ -21,4 +28,4 @@ int ttpu_inputs_set_list(ttpu_inputs *in, struct ttpu_jstream *js,
 /* An InputError naming the first input that was not set, or 0. */
 int ttpu_inputs_check_complete(const ttpu_inputs *in, struct ttpu_error *err);
 
-#endif /* TTPU_INPUTS_H */
+#endif /* TTPU_PROGRAM_INPUTS_H */

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * names.c - string -> dense id hash index (open addressing, FNV-1a)
+ * program_names.c - string -> dense id hash index (open addressing, FNV-1a)
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "names.h"
-#include "program.h"
+#include "program_names.h"
 #include "util.h"
 
 struct name_entry {
@@ -152,15 +151,4 @@ const char *ttpu_names_get(const struct ttpu_name_index *idx, uint32_t id)
 size_t ttpu_names_count(const struct ttpu_name_index *idx)
 {
 	return idx ? idx->count : 0;
-}
-
-uint32_t ttpu_program_find_buffer(const struct ttpu_program *prog,
-				  const char *name)
-{
-	uint32_t id;
-
-	if (!prog || !name)
-		return TTPU_NO_BUFFER;
-	id = ttpu_names_find(prog->names, name, strlen(name));
-	return id < prog->nbuffers ? id : TTPU_NO_BUFFER;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * exec_direct.h - the reference executor: one command at a time
+ * run_direct.h - the reference executor: one command at a time
  */
-#ifndef TTPU_EXEC_DIRECT_H
-#define TTPU_EXEC_DIRECT_H
+#ifndef TTPU_RUN_DIRECT_H
+#define TTPU_RUN_DIRECT_H
 
 #include "ttpu-run.h"
 
@@ -17,4 +17,4 @@
 int ttpu_run_direct(const ttpu_program *prog, const ttpu_inputs *in,
 		    ttpu_result **out, struct ttpu_error *err);
 
-#endif /* TTPU_EXEC_DIRECT_H */
+#endif /* TTPU_RUN_DIRECT_H */

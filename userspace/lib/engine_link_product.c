@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * link_product.c - the reference 4x4x4 product of one pass
+ * engine_link_product.c - the reference 4x4x4 product of one pass
  *
  * Straight from the contract's definition, every element read through a
  * bounds check: this is the oracle the fast kernels are compared with, so

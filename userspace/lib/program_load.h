@@ -1,47 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * load.h - the streaming loader: programs, requests, files
+ * program_load.h - loading a program: text -> validated program -> plan
  *
- * The first part is for the CLI; the rest is shared by load.c (streaming,
- * one element at a time, into a pending form) and validate.c (the checks
- * that need the whole document, and the final struct ttpu_program).
+ * A loader walks one program object (program_read*.c, streaming, one
+ * element at a time into the pending form below), then validates it as a
+ * whole (program_validate.c), then builds its plan (plan.c). The public
+ * ttpu_program_load_*() and ttpu_request_load_buffer() (request.c) are
+ * thin wrappers around ttpu_loader_load().
  */
-#ifndef TTPU_LOAD_H
-#define TTPU_LOAD_H
+#ifndef TTPU_PROGRAM_LOAD_H
+#define TTPU_PROGRAM_LOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "json_stream.h"
-#include "names.h"
 #include "program.h"
+#include "program_names.h"
+#include "text_json_stream.h"
 
-/* Texts above this size are refused before they are read. */
-#define TTPU_TEXT_MAX ((size_t)1 << 30)
 /* All buffers of a program together: enough for any board-sized model. */
 #define TTPU_MAX_TOTAL_ELEMENTS ((uint64_t)1 << 28)
-
-/*
- * Read all of @fd (a file, pipe or terminal) into a malloc'ed buffer.
- * @what names the source in messages ("stdin", a path).
- */
-int ttpu_read_fd(int fd, const char *what, char **text, size_t *len,
-		 struct ttpu_error *err);
-/* Open @path and read all of it, as ttpu_read_fd() does. */
-int ttpu_read_file(const char *path, char **text, size_t *len,
-		   struct ttpu_error *err);
-
-/*
- * Parse a whole request text {"program": ..., "inputs": {...}} (keys in
- * any order, both streamed) into a loaded program and its inputs. Every
- * input must be supplied: a missing one is an InputError. On failure
- * both outputs are NULL.
- */
-int ttpu_request_parse(const char *text, size_t len, ttpu_program **prog,
-		       ttpu_inputs **inputs, struct ttpu_error *err);
-
-/* ---- internal to load.c / validate.c --------------------------------- */
 
 struct ttpu_pending_buffer {
 	uint32_t name;			/* intern id */
@@ -79,7 +58,23 @@ struct ttpu_loader {
 	size_t estimate_offset;
 };
 
-/* validate.c: everything that needs the whole program; fills L->prog. */
+/* Start loading a program from @js. Call ttpu_loader_fini() even on failure. */
+int ttpu_loader_init(struct ttpu_loader *L, struct ttpu_jstream *js,
+		     struct ttpu_error *err);
+/* Free the pending state, and the program too unless @keep_prog. */
+void ttpu_loader_fini(struct ttpu_loader *L, bool keep_prog);
+
+/*
+ * The program object at the cursor (@path names it in messages: "" for a
+ * whole document, "program" in a request): read, validated and planned.
+ * L->prog is the loaded program on success.
+ */
+int ttpu_loader_load(struct ttpu_loader *L, const char *path);
+
+/* program_read.c: stream the program object at the cursor into @L. */
+int ttpu_loader_read(struct ttpu_loader *L, const char *path);
+
+/* program_validate.c: everything that needs the whole program; fills L->prog. */
 int ttpu_loader_finish(struct ttpu_loader *L);
 
-#endif /* TTPU_LOAD_H */
+#endif /* TTPU_PROGRAM_LOAD_H */

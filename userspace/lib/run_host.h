@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * host.h - the host side of a run: host commands, acc steps and epilogues,
+ * run_host.h - the host side of a run: host commands, acc steps and epilogues,
  * each value range-checked after every step exactly as the contract says
  */
-#ifndef TTPU_HOST_H
-#define TTPU_HOST_H
+#ifndef TTPU_RUN_HOST_H
+#define TTPU_RUN_HOST_H
 
 #include "engine.h"
 
@@ -38,4 +38,4 @@ int ttpu_host_epilogue(struct ttpu_run_ctx *ctx, uint32_t cmd,
 int64_t ttpu_host_window_maxabs(const struct ttpu_run_ctx *ctx,
 				const struct ttpu_window *dst);
 
-#endif /* TTPU_HOST_H */
+#endif /* TTPU_RUN_HOST_H */

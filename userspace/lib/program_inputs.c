@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * inputs.c - a run's input values, checked against the program
+ * program_inputs.c - a run's input values, checked against the program
  *
  * Values are kept in their buffer's dtype, so the runner copies them as
  * they are; every check (name, shape, integer, range) is done here, once,
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "error.h"
-#include "inputs.h"
-#include "load.h"
+#include "program_inputs.h"
+#include "util.h"
 
 struct ttpu_inputs {
 	const struct ttpu_program *prog;
