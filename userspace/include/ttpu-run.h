@@ -178,6 +178,35 @@ TTPU_API int ttpu_program_load_json(struct json_object *obj,
 				    ttpu_program **out, struct ttpu_error *err);
 TTPU_API void ttpu_program_free(ttpu_program *prog);
 
+/* Flags of ttpu_program_matmul(). */
+#define TTPU_MATMUL_BIAS 0x1u	/* input "bias", i32 [n], added to every row */
+#define TTPU_MATMUL_RELU 0x2u	/* then max(x, 0) */
+
+/**
+ * ttpu_program_matmul() - build the one-layer program C = A @ B
+ * @m: rows of A and C
+ * @k: columns of A, rows of B
+ * @n: columns of B and C
+ * @flags: TTPU_MATMUL_BIAS and/or TTPU_MATMUL_RELU, or 0
+ * @out: receives the program, to ttpu_program_free()
+ * @err: filled on failure, or NULL
+ *
+ * The program has inputs "A" (i8 [@m, @k]), "B" (i8 [@k, @n]) and, with
+ * TTPU_MATMUL_BIAS, "bias" (i32 [@n]); its output "C" (i32 [@m, @n]) is
+ * A @ B, then + bias, then relu, each step range-checked as any program's.
+ * Any dimensions: edge tiles are padded by the windows' zero reads. It is
+ * tiled as the compiler tiles a layer (output tiles row-major, K
+ * innermost, the epilogue on each tile's last acc), carries the estimate
+ * of that tiling, and is loaded as ttpu_program_load_buffer() loads text:
+ * build it once per shape and run it with many inputs.
+ *
+ * Return: 0, or a negative error kind (UsageError for a zero dimension,
+ * unknown flags or a program too large to hold) with *@out NULL.
+ */
+TTPU_API int ttpu_program_matmul(size_t m, size_t k, size_t n,
+				 unsigned int flags, ttpu_program **out,
+				 struct ttpu_error *err);
+
 TTPU_API const char *ttpu_program_name(const ttpu_program *prog);
 TTPU_API size_t ttpu_program_command_count(const ttpu_program *prog);
 TTPU_API size_t ttpu_program_pass_count(const ttpu_program *prog);
