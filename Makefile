@@ -70,10 +70,13 @@ $(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
 	ln -sf libttpu-run.so.$(LIB_VERSION) $(BUILD)/lib/libttpu-run.so.$(LIB_SOVERSION)
 	ln -sf libttpu-run.so.$(LIB_SOVERSION) $(BUILD)/lib/libttpu-run.so
 
-# The CLI links the static library: one self-contained binary to copy to a board.
-$(TTPU_RUN): $(CLI_OBJS) $(LIB_A)
+# The CLI links the static library: one self-contained binary to copy to a
+# board. CLI_LINK=shared links it to libttpu-run.so.1 instead, as a
+# distribution's package does (debian/rules).
+CLI_LIB = $(if $(filter shared,$(CLI_LINK)),$(LIB_SO),$(LIB_A))
+$(TTPU_RUN): $(CLI_OBJS) $(CLI_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB_A) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(CLI_LIB) $(LDLIBS)
 
 demo: $(TTPU_RUN)
 	$(TTPU_RUN) examples/mlp.json --inputs examples/mlp-inputs.json -o $(BUILD)/mlp-response.json --show --stats
