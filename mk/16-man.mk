@@ -3,6 +3,8 @@
 # (python3-docutils; --strict: any docutils warning fails the build):
 #   ttpu-run(1)     Documentation/ttpu-run.rst
 #   libttpu-run(3)  Documentation/libttpu-run.rst
+#   npukit(4)       Documentation/npukit/index.rst, a Sphinx document:
+#                   scripts/man-from-sphinx names it and drops its toctree
 # `make man` builds them into $(BUILD)/man, `make install` installs them.
 # check-man: each page renders through man(1) without a single groff
 # warning (--warnings=w: all of them), and lexgrog (what mandb indexes
@@ -10,7 +12,7 @@
 
 RST2MAN   ?= rst2man
 MAN_DIR   := $(BUILD)/man
-MAN_PAGES := $(MAN_DIR)/ttpu-run.1 $(MAN_DIR)/libttpu-run.3
+MAN_PAGES := $(MAN_DIR)/ttpu-run.1 $(MAN_DIR)/libttpu-run.3 $(MAN_DIR)/npukit.4
 
 define rst2man-page
 @mkdir -p $(dir $@)
@@ -20,6 +22,10 @@ $(MAN_DIR)/%.1: Documentation/%.rst
 	$(rst2man-page)
 $(MAN_DIR)/%.3: Documentation/%.rst
 	$(rst2man-page)
+$(MAN_DIR)/npukit.4: Documentation/npukit/index.rst scripts/man-from-sphinx
+	@mkdir -p $(dir $@)
+	$(PYTHON3) scripts/man-from-sphinx npukit 4 "driver for the NetKit Labs NpuKit NPU" \
+		$< $@.tmp && mv $@.tmp $@
 
 .PHONY: man check-man
 man: $(MAN_PAGES)

@@ -3,7 +3,7 @@
 # (shared with its soname links, and static), the public header and a
 # pkg-config file, so applications build with
 #   cc app.c $(pkg-config --cflags --libs ttpu-run)
-# plus the man pages (mk/16-man.mk) and the driver's UAPI header as
+# plus the man pages (mk/16-man.mk; npukit(4) documents the driver) and the driver's UAPI header as
 # <npukit/npukit.h>: include/linux/ belongs to the kernel's own headers
 # (linux-libc-dev), where a driver outside the kernel must not add files.
 # The kernel module installs separately (Documentation/npukit/building.rst).
@@ -18,10 +18,12 @@ MANDIR     ?= $(PREFIX)/share/man
 .PHONY: install
 install: all man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PCDIR)
-	install -d $(DESTDIR)$(INCLUDEDIR)/npukit $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -d $(DESTDIR)$(INCLUDEDIR)/npukit $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(MANDIR)/man4
 	install -m 0644 uapi/npukit.h $(DESTDIR)$(INCLUDEDIR)/npukit/
 	install -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(filter %.3,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man3/
+	install -m 0644 $(filter %.4,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man4/
 	install -m 0755 $(TTPU_RUN) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
@@ -54,6 +56,6 @@ check-install: all
 		sh -c "$(CC) -Werror -o $$dest/app-static tests/install/app.c \$$($$pc --cflags --libs --static ttpu-run | sed 's|-lttpu-run|$$dest/usr/lib/libttpu-run.a|') && $$dest/app-static examples/mlp.json examples/mlp-inputs.json | grep -q 'h2 = 529'"; \
 	t 5 "the UAPI header is <npukit/npukit.h> and compiles on its own" \
 		sh -c "printf '#include <npukit/npukit.h>\nunsigned long get_info = NPUKIT_IOCTL_GET_INFO;\n' | $(CC) -Werror -fsyntax-only -I$$dest/usr/include -x c -"; \
-	t 6 "man finds ttpu-run(1) and libttpu-run(3) where they were installed" \
-		sh -c "MANPATH=$$dest/usr/share/man man -w 1 ttpu-run && MANPATH=$$dest/usr/share/man man -w 3 libttpu-run"; \
+	t 6 "man finds ttpu-run(1), libttpu-run(3) and npukit(4) where they were installed" \
+		sh -c "for p in '1 ttpu-run' '3 libttpu-run' '4 npukit'; do MANPATH=$$dest/usr/share/man man -w \$$p || exit 1; done"; \
 	rm -f $$log.out; cat $$log; scripts/tally install $$log $(RESULTS)
