@@ -20,4 +20,3 @@ from .program import Program, Result
 __all__ = ["Engine", "engine_names", "Program", "Result", "matmul",
            "TtpuError", "SchemaError", "InputError", "RangeError",
            "EstimateMismatch", "DeviceError", "UsageError", "TtpuSystemError"]
-__version__ = "1.1.0"
