@@ -60,5 +60,7 @@ void npukit_sim_irq_sync(struct npukit_sim *sim);
 void npukit_sim_counters(struct npukit_sim *sim,
 			 struct npukit_sim_counters *out);
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir);
+bool npukit_sim_has_reset_line(struct npukit_sim *sim);
+void npukit_sim_pl_reset(struct npukit_sim *sim);
 
 #endif /* _NPUKIT_SIM_H */

@@ -111,6 +111,11 @@ struct npukit_kick {
  * @NPUKIT_STATUS_DMA_ERROR: the AXI DMA reported an error; -EIO.
  * @NPUKIT_STATUS_DEVICE_HANG: the NPU stopped making progress; -EIO.
  * @NPUKIT_STATUS_INTERRUPTED: a fatal signal stopped the batch; -EINTR.
+ * @NPUKIT_STATUS_DEVICE_FAILED: the device is failed: after a fault,
+ *	recovery could not prove it clean (a known-answer kick), so nothing
+ *	runs on it until root resets it (debugfs "reset", or unbind and bind);
+ *	-EIO. A batch that meets the failed state between two of its chunks
+ *	stops there.
  */
 enum npukit_submit_status {
 	NPUKIT_STATUS_OK = 0,
@@ -118,6 +123,7 @@ enum npukit_submit_status {
 	NPUKIT_STATUS_DMA_ERROR = 2,
 	NPUKIT_STATUS_DEVICE_HANG = 3,
 	NPUKIT_STATUS_INTERRUPTED = 4,
+	NPUKIT_STATUS_DEVICE_FAILED = 5,
 };
 
 /**

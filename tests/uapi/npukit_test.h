@@ -72,6 +72,63 @@ static inline long long npu_stat(const char *name)
 	return val;
 }
 
+/*
+ * debugfs files of the instance (npu_debugfs_path()): the simulator's
+ * fault knobs and the driver's state and reset. knob_write() returns 0 or
+ * -errno (of open or of the write: writing "reset" fails with EIO while the
+ * device cannot be proven clean); knob_read() the value or -errno.
+ */
+static inline int knob_write(const char *knob, unsigned long val)
+{
+	char path[256], s[32];
+	int fd, n, ret;
+
+	npu_debugfs_path(path, sizeof(path), knob);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(s, sizeof(s), "%lu\n", val);
+	ret = write(fd, s, n) == n ? 0 : -errno;
+	close(fd);
+	return ret;
+}
+
+static inline long knob_read(const char *knob)
+{
+	char path[256], s[32] = "";
+	int fd;
+	ssize_t n;
+
+	npu_debugfs_path(path, sizeof(path), knob);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, s, sizeof(s) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	/* debugfs bools read "Y"/"N" */
+	if (s[0] == 'Y' || s[0] == 'N')
+		return s[0] == 'Y';
+	return strtol(s, NULL, 0);
+}
+
+/*
+ * In a test body: the fault knobs must exist on the simulator, and start
+ * from a clean state (a device left failed by an earlier test is reset).
+ */
+#define NEED_SIM() do {								\
+	if (self->info.backend != NPUKIT_BACKEND_SIMULATED)			\
+		SKIP(return, "fault knobs exist only on the simulated NpuKit");	\
+	char __p[256];								\
+	npu_debugfs_path(__p, sizeof(__p), "dma_error");				\
+	ASSERT_EQ(0, knob_write("dma_error", 0)) TH_LOG("knob %s", __p);	\
+	ASSERT_EQ(0, knob_write("hang", 0));					\
+	ASSERT_EQ(0, knob_write("slow", 1));					\
+	ASSERT_EQ(0, knob_write("reset_line", 1));				\
+	ASSERT_EQ(0, knob_write("reset", 1));					\
+} while (0)
+
 /* Assert that an ioctl succeeds, logging the errno when it does not. */
 #define test_ioctl(_fd, _cmd, _arg) do {					\
 	int __r = ioctl((_fd), (_cmd), (_arg));				\
