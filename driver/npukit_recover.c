@@ -124,8 +124,8 @@ int npukit_self_test(struct npukit_device *nd)
 	if (!ret)
 		ret = npukit_hw_finish(nd, &b);
 	if (ret) {
-		dev_err(nd->dev, "self-test kick failed (%d, status %u)\n", ret,
-			b.status);
+		dev_err_ratelimited(nd->dev, "self-test kick failed (%d, status %u)\n",
+				    ret, b.status);
 		goto fail;
 	}
 	/* the (relaxed) status read that saw S2MM finish comes first */
@@ -136,9 +136,9 @@ int npukit_self_test(struct npukit_device *nd)
 		s32 want = a[i] * d[i % NPUKIT_TILE_N];
 
 		if ((s32)le32_to_cpu(c[i]) != want) {
-			dev_err(nd->dev, "self-test C[%u][%u] is %d, not %d\n",
-				i / NPUKIT_TILE_N, i % NPUKIT_TILE_N,
-				(s32)le32_to_cpu(c[i]), want);
+			dev_err_ratelimited(nd->dev, "self-test C[%u][%u] is %d, not %d\n",
+					    i / NPUKIT_TILE_N, i % NPUKIT_TILE_N,
+					    (s32)le32_to_cpu(c[i]), want);
 			ret = -EIO;
 			goto fail;
 		}
@@ -166,7 +166,7 @@ static int npukit_recover_try(struct npukit_device *nd, bool pl_reset)
 	if (nd->hw.tx_pending) {
 		ret = npukit_drain_c(nd);
 		if (ret) {
-			dev_err(nd->dev, "C stream could not be drained\n");
+			dev_err_ratelimited(nd->dev, "C stream could not be drained\n");
 			return ret;
 		}
 	}

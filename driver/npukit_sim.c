@@ -916,9 +916,7 @@ bool npukit_sim_has_reset_line(struct npukit_sim *sim)
  */
 void npukit_sim_pl_reset(struct npukit_sim *sim)
 {
-	struct sim_chan *chans[] = { &sim->mm2s, &sim->s2mm };
 	unsigned long flags;
-	unsigned int i;
 
 	spin_lock_irqsave(&sim->lock, flags);
 	sim_advance(sim, sim->now);
@@ -933,17 +931,8 @@ void npukit_sim_pl_reset(struct npukit_sim *sim)
 	sim->load_cfg = 0;
 	sim->words = 0;
 	sim->tx_left = 0;
-	for (i = 0; i < ARRAY_SIZE(chans); i++) {
-		struct sim_chan *ch = chans[i];
-
-		ch->active = false;
-		ch->flushing = false;
-		ch->dmacr = 0;
-		ch->dmasr = NPUKIT_DMASR_HALTED;
-		ch->addr = 0;
-		ch->length = 0;
-		ch->reset_until = 0;
-	}
+	/* the DMA is in the PL too: it comes out as from its own reset */
+	sim_dma_reset(sim);
 	sim_settle(sim);
 	spin_unlock_irqrestore(&sim->lock, flags);
 }

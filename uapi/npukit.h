@@ -139,8 +139,9 @@ enum npukit_submit_status {
  * @pad: Must be zero.
  * @timeout_ns: In. Absolute CLOCK_MONOTONIC deadline for the whole batch.
  *	A deadline already in the past is rejected with -ETIME.
- * @kicks_done: Out. Kicks completed (their read-backs written), also when
- *	the ioctl fails.
+ * @kicks_done: Out. Kicks completed, also when the ioctl fails: kicks
+ *	0 .. @kicks_done - 1 ran and every read-back among them is written to
+ *	its result slot; no read-back of a later kick was written.
  * @status: Out. One of &enum npukit_submit_status.
  * @mmio_reads: Out. Register reads this batch made.
  * @mmio_writes: Out. Register writes this batch made.
@@ -149,7 +150,11 @@ enum npukit_submit_status {
  *	modelled board time on the simulated NpuKit.
  *
  * The Out fields are written back whenever the arguments were valid, also
- * when the batch failed, so userspace learns how far it got.
+ * when the batch failed, so userspace learns how far it got. Invalid
+ * arguments (-EINVAL, -E2BIG, -EOVERFLOW, -ETIME, and -EFAULT for memory
+ * found inaccessible up front or a submit struct that cannot be written)
+ * fail before anything runs. Documentation/npukit/index.rst says for each
+ * errno what ran.
  */
 struct npukit_submit {
 	__u32 size;

@@ -17,34 +17,6 @@
 #define NREAD	256
 #define ROUNDS	30
 
-struct submitter {
-	int fd;
-	struct npukit_submit s;
-	int ret;
-	int err;
-};
-
-static void *submit_thread(void *arg)
-{
-	struct submitter *t = arg;
-
-	t->ret = ioctl(t->fd, NPUKIT_IOCTL_SUBMIT, &t->s);
-	t->err = errno;
-	return NULL;
-}
-
-static void readback_batch(struct npukit_kick *k, uint32_t n, npu_ctile *want,
-			   uint64_t seed)
-{
-	memset(k, 0, sizeof(*k) * n);
-	for (uint32_t i = 0; i < n; i++) {
-		npu_fill_random(&k[i], &seed);
-		k[i].flags = NPUKIT_KICK_CLEAR | NPUKIT_KICK_READ_C;
-		k[i].c_slot = i;
-	}
-	npu_ref_batch(k, n, want);
-}
-
 /* A byte pattern no tile of these batches can equal as a whole */
 #define POISON	0x5a
 
@@ -84,13 +56,13 @@ NPU_TEST_TIMEOUT(kicks_done_exact_on_dma_error, 120)
 
 	NEED_SIM();
 	for (int round = 0; round < ROUNDS; round++) {
-		struct submitter t = { .fd = self->fd };
+		struct npu_submitter t = { .fd = self->fd };
 		pthread_t th;
 
-		readback_batch(k, NREAD, want, npu_rand(&seed));
+		npu_readback_batch(k, NREAD, want, npu_rand(&seed));
 		memset(got, POISON, sizeof(got));
 		npu_submit_init(&t.s, k, NREAD, got, NREAD);
-		ASSERT_EQ(0, pthread_create(&th, NULL, submit_thread, &t));
+		ASSERT_EQ(0, pthread_create(&th, NULL, npu_submit_thread, &t));
 		usleep(npu_rand(&seed) % 3000);
 		ASSERT_EQ(0, knob_write("dma_error", 1));
 		ASSERT_EQ(0, pthread_join(th, NULL));
@@ -119,7 +91,7 @@ NPU_TEST_TIMEOUT(kicks_done_exact_on_deadline, 120)
 	for (int round = 0; round < ROUNDS; round++) {
 		int r;
 
-		readback_batch(k, NREAD, want, npu_rand(&seed));
+		npu_readback_batch(k, NREAD, want, npu_rand(&seed));
 		memset(got, POISON, sizeof(got));
 		npu_submit_init(&s, k, NREAD, got, NREAD);
 		s.timeout_ns = npu_now_ns() + 100000 + npu_rand(&seed) % 3000000;
@@ -169,7 +141,7 @@ NPU_TEST(efault_leaves_nothing_behind)
 
 	fd2 = open(npu_device_path(), O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd2);
-	readback_batch(k2, 1, want2, 5);
+	npu_readback_batch(k2, 1, want2, 5);
 	npu_submit_init(&s, k2, 1, got2, 1);
 	test_submit(fd2, &s);
 	close(fd2);
@@ -192,7 +164,7 @@ NPU_TEST(results_overlapping_kicks_run_nothing)
 	struct npukit_submit s;
 	long long batches, runs;
 
-	readback_batch(k, 128, want, 7);
+	npu_readback_batch(k, 128, want, 7);
 	for (int i = 0; i < 128; i++)
 		k[i].c_slot = i % 8;
 	batches = npu_stat("batches");
@@ -220,7 +192,7 @@ NPU_TEST(readonly_submit_runs_nothing)
 	s = mmap(NULL, page, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, s);
-	readback_batch(k, 4, want, 8);
+	npu_readback_batch(k, 4, want, 8);
 	memset(got, POISON, sizeof(got));
 	npu_submit_init(s, k, 4, got, 4);
 	ASSERT_EQ(0, mprotect(s, page, PROT_READ));

@@ -17,35 +17,6 @@
 #define ROUNDS		40
 #define ROUNDS_NS	(6LL * 1000 * 1000 * 1000)
 
-struct submitter {
-	int fd;
-	struct npukit_submit s;
-	int ret;
-	int err;
-};
-
-static void *submit_thread(void *arg)
-{
-	struct submitter *t = arg;
-
-	t->ret = ioctl(t->fd, NPUKIT_IOCTL_SUBMIT, &t->s);
-	t->err = errno;
-	return NULL;
-}
-
-/* @n kicks, each CLEAR|READ_C into its own slot */
-static void readback_batch(struct npukit_kick *k, uint32_t n, npu_ctile *want,
-			   uint64_t seed)
-{
-	memset(k, 0, sizeof(*k) * n);
-	for (uint32_t i = 0; i < n; i++) {
-		npu_fill_random(&k[i], &seed);
-		k[i].flags = NPUKIT_KICK_CLEAR | NPUKIT_KICK_READ_C;
-		k[i].c_slot = i;
-	}
-	npu_ref_batch(k, n, want);
-}
-
 /* What the rounds saw, for the log */
 struct round_tally {
 	int failed_batches;
@@ -65,14 +36,14 @@ static void fault_round(struct __test_metadata *_metadata, int fd, int fd2,
 {
 	static struct npukit_kick k[NREAD], k2[NREAD];
 	static npu_ctile want[NREAD], got[NREAD], want2[NREAD], got2[NREAD];
-	struct submitter t = { .fd = fd };
+	struct npu_submitter t = { .fd = fd };
 	struct npukit_submit s;
 	pthread_t th;
 	int r;
 
-	readback_batch(k, NREAD, want, npu_rand(seed));
+	npu_readback_batch(k, NREAD, want, npu_rand(seed));
 	npu_submit_init(&t.s, k, NREAD, got, NREAD);
-	ASSERT_EQ(0, pthread_create(&th, NULL, submit_thread, &t));
+	ASSERT_EQ(0, pthread_create(&th, NULL, npu_submit_thread, &t));
 	usleep(npu_rand(seed) % 3000);
 	ASSERT_EQ(0, knob_write("dma_error", errs));
 	ASSERT_EQ(0, pthread_join(th, NULL));
@@ -89,7 +60,7 @@ static void fault_round(struct __test_metadata *_metadata, int fd, int fd2,
 		ASSERT_EQ(0, knob_write("reset", 1));
 		tally->resets++;
 	}
-	readback_batch(k2, NREAD, want2, npu_rand(seed));
+	npu_readback_batch(k2, NREAD, want2, npu_rand(seed));
 	npu_submit_init(&s, k2, NREAD, got2, NREAD);
 	r = ioctl(fd2, NPUKIT_IOCTL_SUBMIT, &s);
 	if (r) {
@@ -171,7 +142,7 @@ NPU_TEST_TIMEOUT(failed_until_reset, 60)
 	NEED_SIM();
 	ASSERT_EQ(0, knob_write("reset_line", 0));
 	ASSERT_EQ(0, knob_write("hang", 1));
-	readback_batch(k, 8, want, 11);
+	npu_readback_batch(k, 8, want, 11);
 	npu_submit_init(&s, k, 8, got, 8);
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DEVICE_HANG, s.status);

@@ -61,22 +61,6 @@ static void *fault_handler(void *arg)
 	return NULL;
 }
 
-struct submitter {
-	int fd;
-	struct npukit_submit s;
-	int ret;
-	int err;
-};
-
-static void *submit_thread(void *arg)
-{
-	struct submitter *t = arg;
-
-	t->ret = ioctl(t->fd, NPUKIT_IOCTL_SUBMIT, &t->s);
-	t->err = errno;
-	return NULL;
-}
-
 NPU_TEST_TIMEOUT(other_submit_runs_while_pages_fault, 60)
 {
 	static struct npukit_kick k[NSUM];
@@ -84,7 +68,7 @@ NPU_TEST_TIMEOUT(other_submit_runs_while_pages_fault, 60)
 	struct slow_fault f = { .page = sysconf(_SC_PAGESIZE) };
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg;
-	struct submitter t = { .fd = self->fd };
+	struct npu_submitter t = { .fd = self->fd };
 	struct npukit_kick k2[1];
 	struct npukit_submit s2;
 	pthread_t handler, th;
@@ -118,7 +102,7 @@ NPU_TEST_TIMEOUT(other_submit_runs_while_pages_fault, 60)
 
 	ASSERT_EQ(0, pthread_create(&handler, NULL, fault_handler, &f));
 	npu_submit_init(&t.s, k, NSUM, res, 3);
-	ASSERT_EQ(0, pthread_create(&th, NULL, submit_thread, &t));
+	ASSERT_EQ(0, pthread_create(&th, NULL, npu_submit_thread, &t));
 	for (waited = 0; !f.faulted && !f.handler_err && waited < 20000; waited++)
 		usleep(1000);
 	ASSERT_TRUE(f.faulted) TH_LOG("the batch never faulted on its results");
@@ -127,10 +111,7 @@ NPU_TEST_TIMEOUT(other_submit_runs_while_pages_fault, 60)
 	ASSERT_LE(0, npu_stat("batches"));
 	fd2 = open(npu_device_path(), O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd2);
-	memset(k2, 0, sizeof(k2));
-	npu_fill_random(&k2[0], &seed);
-	k2[0].flags = NPUKIT_KICK_CLEAR | NPUKIT_KICK_READ_C;
-	npu_ref_batch(k2, 1, want2);
+	npu_readback_batch(k2, 1, want2, 56);
 	npu_submit_init(&s2, k2, 1, got2, 1);
 	test_submit(fd2, &s2);
 	f.other_done = 1;
