@@ -588,9 +588,11 @@ int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg)
 	struct npukit_job *job;
 	int ret;
 
-	job = kvzalloc(sizeof(*job), GFP_KERNEL);
+	job = kvmalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
 		return -ENOMEM;
+	/* the chunk's arrays are always written before they are read */
+	memset(job, 0, offsetof(struct npukit_job, kicks));
 	args = &job->args;
 	ret = npukit_copy_args(args, sizeof(*args), uarg);
 	if (!ret)
