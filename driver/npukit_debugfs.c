@@ -3,17 +3,28 @@
  * npukit_debugfs.c - counters and the simulator's fault knobs
  *
  * /sys/kernel/debug/npukit/npukitN/stats      counters, "name value" lines
+ * /sys/kernel/debug/npukit/npukitN/state      "ok" or "failed" (npukit_recover.c)
+ * /sys/kernel/debug/npukit/npukitN/reset      write 1: reset the device (PL
+ *                                             reset when there is a line),
+ *                                             then prove it with the
+ *                                             known-answer kick
  * /sys/kernel/debug/npukit/npukitN/dma_error  simulated instances only:
- * /sys/kernel/debug/npukit/npukitN/hang       the fault knobs and the
- * /sys/kernel/debug/npukit/npukitN/slow       timing knobs idle_lag,
- *                                             overtake, first_beat, see
+ * /sys/kernel/debug/npukit/npukitN/hang       the fault knobs dma_error,
+ * /sys/kernel/debug/npukit/npukitN/slow       hang, slow, reset_line and
+ * /sys/kernel/debug/npukit/npukitN/reset_line pl_reset, and the timing
+ * /sys/kernel/debug/npukit/npukitN/pl_reset   knobs idle_lag, overtake,
+ *                                             first_beat: see
  *                                             npukit_sim_debugfs()
  *
  * Copyright (C) 2026 The npukit authors
  */
 
 #include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/seq_file.h>
+#include <linux/uaccess.h>
 
 #include "npukit_dev.h"
 
@@ -36,6 +47,12 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "dma_errors %llu\n", s->dma_errors);
 	seq_printf(m, "hangs %llu\n", s->hangs);
 	seq_printf(m, "interrupted %llu\n", s->interrupted);
+	seq_printf(m, "failed %u\n", nd->failed);
+	seq_printf(m, "recoveries %llu\n", s->recoveries);
+	seq_printf(m, "self_test_failures %llu\n", s->self_test_failures);
+	seq_printf(m, "pl_resets %llu\n", s->pl_resets);
+	seq_printf(m, "failed_submits %llu\n", s->failed_submits);
+	seq_printf(m, "replays %llu\n", s->replays);
 	seq_printf(m, "mmio_reads %llu\n", nd->io.reads);
 	seq_printf(m, "mmio_writes %llu\n", nd->io.writes);
 	seq_printf(m, "device_ns %llu\n", s->device_ns);
@@ -63,6 +80,47 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(npukit_stats);
 
+static int npukit_state_show(struct seq_file *m, void *unused)
+{
+	struct npukit_device *nd = m->private;
+
+	mutex_lock(&nd->lock);
+	seq_printf(m, "%s\n", nd->gone ? "gone" : nd->failed ? "failed" : "ok");
+	mutex_unlock(&nd->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(npukit_state);
+
+/*
+ * Writing 1 resets the device and proves it clean: the way out of the
+ * failed state. Fails with -EIO when the device stays failed.
+ */
+static ssize_t npukit_reset_write(struct file *file, const char __user *buf,
+				  size_t count, loff_t *ppos)
+{
+	struct npukit_device *nd = file->private_data;
+	bool val;
+	int ret;
+
+	ret = kstrtobool_from_user(buf, count, &val);
+	if (ret)
+		return ret;
+	if (!val)
+		return count;
+	if (mutex_lock_killable(&nd->lock))
+		return -EINTR;
+	ret = nd->gone ? -ENODEV : npukit_recover(nd);
+	mutex_unlock(&nd->lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations npukit_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = npukit_reset_write,
+	.llseek = noop_llseek,
+};
+
 /**
  * npukit_debugfs_add - the instance's debugfs directory
  * @nd: the device
@@ -71,6 +129,8 @@ void npukit_debugfs_add(struct npukit_device *nd)
 {
 	nd->debugfs = debugfs_create_dir(nd->name, npukit_debugfs_root);
 	debugfs_create_file("stats", 0444, nd->debugfs, nd, &npukit_stats_fops);
+	debugfs_create_file("state", 0444, nd->debugfs, nd, &npukit_state_fops);
+	debugfs_create_file("reset", 0200, nd->debugfs, nd, &npukit_reset_fops);
 	if (nd->sim)
 		npukit_sim_debugfs(nd->sim, nd->debugfs);
 }

@@ -31,6 +31,7 @@
 
 struct dentry;
 struct platform_device;
+struct reset_control;
 
 /* Limits of one SUBMIT, reported by GET_INFO */
 #define NPUKIT_MAX_KICKS	65536
@@ -40,7 +41,8 @@ struct platform_device;
 /*
  * Kicks are staged and run in chunks: one copy from userspace, one cache
  * flush and one copy-out of results per chunk, and a bounded amount of
- * kernel memory whatever the batch size.
+ * kernel memory whatever the batch size. A chunk is also the longest a
+ * batch keeps the device from unbind or a fault from being noticed.
  */
 #define NPUKIT_CHUNK_KICKS	64
 #define NPUKIT_AB_BYTES		128	/* A||B: the first 128 bytes of a kick */
@@ -136,7 +138,7 @@ struct npukit_hw_state {
 
 /**
  * struct npukit_stats - per-device counters (debugfs "stats")
- * @batches: SUBMITs that ran
+ * @batches: SUBMITs whose arguments were valid
  * @kicks: kicks completed
  * @readbacks: C tiles read back
  * @dma_bytes: bytes moved by the AXI DMA
@@ -146,6 +148,12 @@ struct npukit_hw_state {
  * @hangs: batches stopped because the device made no progress
  * @interrupted: batches stopped by a fatal signal
  * @device_ns: device time of all batches (modelled when simulated)
+ * @recoveries: recoveries after a failed batch (npukit_recover.c)
+ * @self_test_failures: known-answer kicks that came back wrong or failed
+ * @pl_resets: PL resets issued through the reset line
+ * @failed_submits: SUBMITs refused because the device is failed
+ * @replays: running sums replayed because another batch used the array
+ *	while this one faulted in its memory (npukit_job.c)
  * @irq_waits: waits that slept on a DMA interrupt
  * @irq_wakeups: of those, woken by the interrupt before their time limit
  * @poll_sleeps: sleeps between polls of a wait that no interrupt signals
@@ -161,27 +169,37 @@ struct npukit_stats {
 	u64 hangs;
 	u64 interrupted;
 	u64 device_ns;
+	u64 recoveries;
+	u64 self_test_failures;
+	u64 pl_resets;
+	u64 failed_submits;
+	u64 replays;
 	u64 irq_waits;
 	u64 irq_wakeups;
 	u64 poll_sleeps;
 };
 
 /**
- * struct npukit_batch - one SUBMIT while it runs
+ * struct npukit_batch - one SUBMIT while it runs on the hardware
  * @deadline_ns: absolute CLOCK_MONOTONIC deadline
- * @kicks_done: kicks confirmed complete
- * @chunk_readbacks: read-backs of the current chunk that completed
+ * @runs_done: runs confirmed complete (GEMM_DONE seen); a kick is only
+ *	complete for userspace once its read-back is written too (npukit_job.c)
+ * @chunk_readbacks: read-backs of the current chunk that landed in the RX
+ *	buffer (S2MM idle)
  * @readbacks: C tiles read back
  * @status: &enum npukit_submit_status
  * @dma_bytes: bytes moved by the DMA for this batch
+ * @recovery: the recovery's own known-answer kick: a fatal signal does not
+ *	stop it, since the device must be proven clean whoever recovers it
  */
 struct npukit_batch {
 	u64 deadline_ns;
-	u32 kicks_done;
+	u32 runs_done;
 	u32 chunk_readbacks;
 	u32 readbacks;
 	u32 status;
 	u64 dma_bytes;
+	bool recovery;
 };
 
 /**
@@ -195,18 +213,6 @@ struct npukit_hw_kick {
 };
 
 /**
- * struct npukit_chunk - a chunk of a batch, staged for the hardware
- * @kicks: kernel copy of the kicks
- * @hw: what the protocol does with each
- * @slots: result slot of each read-back, in order
- */
-struct npukit_chunk {
-	struct npukit_kick kicks[NPUKIT_CHUNK_KICKS];
-	struct npukit_hw_kick hw[NPUKIT_CHUNK_KICKS];
-	u32 slots[NPUKIT_CHUNK_KICKS];
-};
-
-/**
  * struct npukit_device - one NpuKit instance
  * @ref: held by the platform device binding and by every open file
  * @dev: the platform device
@@ -216,8 +222,16 @@ struct npukit_chunk {
  * @npu: NPU register mapping (hardware backend)
  * @dma: AXI DMA register mapping (hardware backend)
  * @sim: the simulated NpuKit, or NULL on hardware
- * @lock: the one hardware queue: serialises batches and register access
- * @gone: the device was unbound; open files get -ENODEV
+ * @lock: the one hardware queue: serialises register access; a batch
+ *	holds it for one chunk at a time (npukit_job.c)
+ * @gone: the device was unbound; open files get -ENODEV, a running batch
+ *	stops at its next chunk
+ * @failed: recovery could not prove the device clean: every SUBMIT fails
+ *	until a reset does (npukit_recover.c)
+ * @pl_reset: the PL reset line (the "resets" property), or NULL
+ * @acc_owner: id of the batch whose running sum the accumulators hold, 0
+ *	when none does
+ * @job_ids: last batch id handed out
  * @io: register access accounting
  * @ip_id: ID register
  * @ip_version: VERSION register
@@ -227,7 +241,6 @@ struct npukit_chunk {
  * @tx_dma: its bus address
  * @rx: S2MM buffer: a chunk of C tiles and a scratch tile
  * @rx_dma: its bus address
- * @chunk: the chunk being staged
  * @hw: protocol state
  * @stats: counters
  * @debugfs: this instance's debugfs directory
@@ -251,6 +264,10 @@ struct npukit_device {
 	struct npukit_sim *sim;
 	struct mutex lock;	/* the hardware queue; guards all below */
 	bool gone;
+	bool failed;
+	struct reset_control *pl_reset;
+	u64 acc_owner;
+	atomic64_t job_ids;
 	struct npukit_io io;
 	u32 ip_id;
 	u32 ip_version;
@@ -260,7 +277,6 @@ struct npukit_device {
 	dma_addr_t tx_dma;
 	void *rx;
 	dma_addr_t rx_dma;
-	struct npukit_chunk *chunk;
 	struct npukit_hw_state hw;
 	struct npukit_stats stats;
 	struct dentry *debugfs;
@@ -366,7 +382,16 @@ int npukit_hw_init(struct npukit_device *nd);
 int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 			const struct npukit_hw_kick *kicks, unsigned int n);
 int npukit_hw_finish(struct npukit_device *nd, struct npukit_batch *b);
-void npukit_hw_recover(struct npukit_device *nd);
+int npukit_dma_reset(struct npukit_device *nd);
+int npukit_drain_c(struct npukit_device *nd);
+bool npukit_hw_idle(const struct npukit_device *nd);
+void npukit_hw_restart(struct npukit_device *nd);
+
+/* npukit_recover.c */
+int npukit_recover(struct npukit_device *nd);
+int npukit_self_test(struct npukit_device *nd);
+void npukit_check_idle(struct npukit_device *nd);
+int npukit_get_pl_reset(struct npukit_device *nd);
 
 /* npukit_irq.c */
 int npukit_irq_init(struct npukit_device *nd, struct platform_device *pdev,

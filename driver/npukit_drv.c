@@ -7,7 +7,9 @@
  * (0x43C00000, 64 KiB on the PYNQ-Z2), reg[1] = AXI DMA registers
  * (0x40400000, 64 KiB); optional clocks = <FCLK_CLK0>; optional
  * interrupts, the AXI DMA's mm2s_introut and/or s2mm_introut, named by
- * interrupt-names "mm2s" and "s2mm". The VERSION register, not the
+ * interrupt-names "mm2s" and "s2mm"; optional resets, the PL reset (an
+ * FCLK reset of the Zynq's SLCR, reset-zynq), pulled when recovery after
+ * a fault needs it (npukit_recover.c). The VERSION register, not the
  * compatible, decides what runs: 0x200..0x302 are supported.
  * The stock bitstream wires no interrupt: the driver then polls. A kick
  * completes in about a microsecond, less than an interrupt round trip, so
@@ -30,9 +32,10 @@
  *                   beat after LENGTH. Also per instance in debugfs.
  *
  * Device nodes: /dev/npukit0, /dev/npukit1, ... in probe order.
- * Debugfs: /sys/kernel/debug/npukit/npukitN/stats and, on simulated
- * instances, the fault knobs dma_error, hang, slow and the timing knobs
- * idle_lag, overtake, first_beat (npukit_debugfs.c).
+ * Debugfs: /sys/kernel/debug/npukit/npukitN/stats, state, reset and, on
+ * simulated instances, the fault knobs dma_error, hang, slow, reset_line
+ * and pl_reset and the timing knobs idle_lag, overtake, first_beat
+ * (npukit_debugfs.c).
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -284,9 +287,6 @@ static int npukit_alloc_buffers(struct npukit_device *nd)
 	ret = devm_add_action_or_reset(nd->dev, npukit_free_rx, nd);
 	if (ret)
 		return ret;
-	nd->chunk = devm_kzalloc(nd->dev, sizeof(*nd->chunk), GFP_KERNEL);
-	if (!nd->chunk)
-		return -ENOMEM;
 	if (nd->sim) {
 		ret = npukit_sim_add_window(nd->sim, nd->tx_dma, nd->tx,
 					    NPUKIT_TX_BYTES);
@@ -345,6 +345,9 @@ static int npukit_probe(struct platform_device *pdev)
 		ret = npukit_map_hw(nd, pdev);
 		if (ret)
 			return ret;
+		ret = npukit_get_pl_reset(nd);
+		if (ret)
+			return ret;
 	}
 	ret = npukit_irq_init(nd, pdev, sim_irq);
 	if (ret)
@@ -355,6 +358,13 @@ static int npukit_probe(struct platform_device *pdev)
 	ret = npukit_hw_init(nd);
 	if (ret)
 		return ret;
+	/*
+	 * Bind is also how root brings a failed device back: prove it clean
+	 * before the node appears. A device that cannot be is registered
+	 * failed, so that its state can be read and reset.
+	 */
+	if (npukit_self_test(nd))
+		npukit_recover(nd);
 	ret = npukit_register(nd);
 	if (ret)
 		return ret;
@@ -377,11 +387,12 @@ static void npukit_remove_device(struct platform_device *pdev)
 {
 	struct npukit_device *nd = platform_get_drvdata(pdev);
 
+	/* a running batch stops at its next chunk, with -ENODEV */
+	WRITE_ONCE(nd->gone, true);
 	npukit_debugfs_remove(nd);
 	misc_deregister(&nd->misc);
-	/* waits for a running batch; open files then get -ENODEV */
+	/* waits for the chunk on the hardware, if any; nothing runs after */
 	mutex_lock(&nd->lock);
-	WRITE_ONCE(nd->gone, true);
 	mutex_unlock(&nd->lock);
 	ida_free(&npukit_ida, nd->id);
 }

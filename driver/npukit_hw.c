@@ -36,7 +36,8 @@
  *    after it, so no START is silently dropped.
  *  - The stream word counter is at 0 after every complete tile; only an
  *    aborted transfer leaves it elsewhere, and every abort goes through
- *    npukit_hw_recover(), which resets it with LOAD_CFG.
+ *    npukit_recover() (npukit_recover.c), which resets it with LOAD_CFG
+ *    through npukit_hw_restart().
  *  - Sticky bits (8.1): reads and writes use independent AXI channels and
  *    writes are posted, so a STATUS read issued right after START can
  *    return state from before it, with the previous run's GEMM_DONE still
@@ -69,8 +70,9 @@
  *    line, it sleeps on it (npukit_irq.c); otherwise it sleeps between
  *    polls, 2 us doubling to 64 us. Either way a hung device costs the
  *    CPU a few dozen register reads rather than thousands.
- *    After any failure npukit_hw_recover() resets the DMA, drains a C
- *    stream left half-sent, and rewrites LOAD_CFG: the device stays usable.
+ *    After any failure npukit_recover() (npukit_recover.c) resets the DMA,
+ *    drains a C stream left half-sent and proves the device clean with a
+ *    known-answer kick, or marks it failed.
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -214,7 +216,7 @@ static int npukit_wait_check(struct npukit_device *nd, struct npukit_batch *b,
 	}
 	if (ktime_get_ns() >= b->deadline_ns) {
 		dev_dbg(nd->dev, "batch deadline passed after %u kicks\n",
-			b->kicks_done);
+			b->runs_done);
 		b->status = NPUKIT_STATUS_TIMEOUT;
 		return -ETIMEDOUT;
 	}
@@ -370,7 +372,7 @@ static void npukit_run_confirmed(struct npukit_device *nd,
 {
 	nd->hw.run_pending = false;
 	npukit_npu_write_seen(nd, nd->hw.start_seq);
-	b->kicks_done++;
+	b->runs_done++;
 }
 
 /*
@@ -435,7 +437,7 @@ static int npukit_read_c(struct npukit_device *nd, struct npukit_batch *b,
  * The TX buffer holds the tiles in order and has been flushed; the i-th
  * read-back of the chunk lands in RX slot i. The last run may still be
  * going on return: the next chunk or npukit_hw_finish() confirms it.
- * @b->kicks_done counts the kicks confirmed complete and
+ * @b->runs_done counts the runs confirmed complete and
  * @b->chunk_readbacks the C tiles of this chunk in the RX buffer.
  *
  * Return: 0, -ETIMEDOUT, -EIO (@b->status says why) or -EINTR.
@@ -456,7 +458,7 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 		if (ret)
 			return ret;
 		/* the one place a batch can stop with nothing in flight */
-		if (fatal_signal_pending(current)) {
+		if (!b->recovery && fatal_signal_pending(current)) {
 			b->status = NPUKIT_STATUS_INTERRUPTED;
 			return -EINTR;
 		}
@@ -500,11 +502,18 @@ int npukit_hw_finish(struct npukit_device *nd, struct npukit_batch *b)
 	return ret;
 }
 
-/*
- * Reset the AXI DMA (a reset of one channel resets both) and set both
- * channels running. Bounded by %NPUKIT_HANG_NS of device time.
+/**
+ * npukit_dma_reset - reset the AXI DMA and set both channels running
+ * @nd: the device, locked
+ *
+ * A reset of one channel resets both. It also clears the DMASR bits the
+ * interrupt handler acks, so whatever the handler latched from before the
+ * reset is forgotten here, at every reset: a stale error must never fail
+ * the next transfer. Bounded by %NPUKIT_HANG_NS of device time.
+ *
+ * Return: 0, or -EIO when the DMA does not come out of reset or run.
  */
-static int npukit_dma_reset(struct npukit_device *nd)
+int npukit_dma_reset(struct npukit_device *nd)
 {
 	u64 seq, t0;
 	u32 cr, mm2s, s2mm;
@@ -521,6 +530,10 @@ static int npukit_dma_reset(struct npukit_device *nd)
 			return -EIO;
 		}
 	}
+	/* a handler raised before the reset may still run: let it, then forget */
+	npukit_irq_sync(nd);
+	atomic_set(&nd->irq_err, 0);
+	WRITE_ONCE(nd->irq_fired, false);
 	npukit_dma_write(nd, NPUKIT_MM2S_DMACR, NPUKIT_DMACR_RS |
 			 npukit_irq_dmacr(nd, NPUKIT_CHAN_MM2S));
 	seq = npukit_dma_write(nd, NPUKIT_S2MM_DMACR, NPUKIT_DMACR_RS |
@@ -537,12 +550,17 @@ static int npukit_dma_reset(struct npukit_device *nd)
 	return 0;
 }
 
-/*
+/**
+ * npukit_drain_c - take a half-sent C stream into the scratch tile
+ * @nd: the device, locked, its DMA freshly reset
+ *
  * After a DMA reset in the middle of a read-back the NPU still holds the
- * rest of the C stream and would wait for it forever (8.5): take it into
- * the scratch tile. TLAST ends the transfer however much is left.
+ * rest of the C stream and would wait for it forever (8.5). TLAST ends
+ * the transfer however much is left.
+ *
+ * Return: 0, or the failed wait's errno: the stream may still be there.
  */
-static int npukit_drain_c(struct npukit_device *nd)
+int npukit_drain_c(struct npukit_device *nd)
 {
 	struct npukit_batch drain = {
 		.deadline_ns = U64_MAX,
@@ -557,27 +575,27 @@ static int npukit_drain_c(struct npukit_device *nd)
 }
 
 /**
- * npukit_hw_recover - leave the device usable after a failed batch
+ * npukit_hw_idle - nothing of a batch is in flight
  * @nd: the device, locked
  *
- * Stops both DMA channels (whatever they were moving), drains a C stream
- * the NPU had started, and resets the stream word counter. A run still
- * going on ends by itself; the next load waits for it (the NPU takes no
- * beats while busy).
+ * Return: true when no run, C stream or tile load is pending.
  */
-void npukit_hw_recover(struct npukit_device *nd)
+bool npukit_hw_idle(const struct npukit_device *nd)
+{
+	const struct npukit_hw_state *hw = &nd->hw;
+
+	return !hw->run_pending && !hw->tx_pending && !hw->load_pending;
+}
+
+/**
+ * npukit_hw_restart - after a reset: reset the stream word counter and
+ *	drop the protocol's pending state
+ * @nd: the device, locked
+ */
+void npukit_hw_restart(struct npukit_device *nd)
 {
 	struct npukit_hw_state *hw = &nd->hw;
 
-	if (npukit_dma_reset(nd))
-		return;
-	/* the reset cleared the errors the handler may have recorded */
-	npukit_irq_sync(nd);
-	atomic_set(&nd->irq_err, 0);
-	if (hw->tx_pending && npukit_drain_c(nd)) {
-		dev_err(nd->dev, "C stream could not be drained\n");
-		npukit_dma_reset(nd);
-	}
 	if (npukit_has_load_cfg(nd))
 		npukit_npu_write(nd, NPUKIT_LOAD_CFG, NPUKIT_LOAD_AB);
 	hw->run_pending = false;

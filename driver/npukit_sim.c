@@ -74,12 +74,16 @@
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include "npukit_regs.h"
 #include "npukit_sim.h"
@@ -205,6 +209,7 @@ struct npukit_sim {
 	u64 real_mark;		/* real time that @now has caught up with */
 	bool sleeping;
 
+	bool reset_line;	/* knob: the driver can reset the PL */
 	atomic_t dma_error;	/* knob: fail this many next transfers */
 	bool hang;		/* knob: runs never finish while set */
 	u32 slow;		/* knob: runs take this many times longer */
@@ -1000,6 +1005,74 @@ void npukit_sim_counters(struct npukit_sim *sim,
 }
 
 /**
+ * npukit_sim_has_reset_line - does the modelled board wire the PL reset
+ * @sim: the model
+ *
+ * Return: the reset_line knob.
+ */
+bool npukit_sim_has_reset_line(struct npukit_sim *sim)
+{
+	return READ_ONCE(sim->reset_line);
+}
+
+/**
+ * npukit_sim_pl_reset - reset the programmable logic
+ * @sim: the model
+ *
+ * What FCLK_RESET0_N does to the NpuKit block design: the NPU and both DMA
+ * channels return to their power-on state, and with them a C stream the
+ * NPU had not finished sending, the accumulators and the stream word
+ * counter. Writes still on their way to the PL are lost.
+ */
+void npukit_sim_pl_reset(struct npukit_sim *sim)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sim_advance(sim, sim->now);
+	sim->wq_len = 0;
+	sim->dma_land = sim->st;
+	memset(sim->a, 0, sizeof(sim->a));
+	memset(sim->b, 0, sizeof(sim->b));
+	memset(sim->acc, 0, sizeof(sim->acc));
+	memset(sim->c, 0, sizeof(sim->c));
+	sim->sticky = 0;
+	sim->take = 0;
+	sim->busy = false;
+	sim->run = false;
+	sim->stuck = false;
+	sim->load_cfg = 0;
+	sim->words = 0;
+	sim->tx_left = 0;
+	/* the DMA is in the PL too: it comes out as from its own reset */
+	sim_dma_reset(sim);
+	sim_settle(sim);
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/* debugfs pl_reset: a bitstream reload, when the driver has no reset line */
+static ssize_t sim_pl_reset_write(struct file *file, const char __user *buf,
+				  size_t count, loff_t *ppos)
+{
+	bool val;
+	int ret;
+
+	ret = kstrtobool_from_user(buf, count, &val);
+	if (ret)
+		return ret;
+	if (val)
+		npukit_sim_pl_reset(file->private_data);
+	return count;
+}
+
+static const struct file_operations sim_pl_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sim_pl_reset_write,
+	.llseek = noop_llseek,
+};
+
+/**
  * npukit_sim_debugfs - create the fault knobs
  * @sim: the model
  * @dir: the instance's debugfs directory
@@ -1007,6 +1080,9 @@ void npukit_sim_counters(struct npukit_sim *sim,
  * dma_error: the next N DMA transfers fail with DMASlvErr;
  * hang: while 1, GEMM runs never finish (writing 0 lets a stuck run end);
  * slow: GEMM runs take N times longer (1..1000);
+ * reset_line: 1 (the default): the board wires the PL reset, which the
+ *	driver pulls through npukit_sim_pl_reset(); 0: it does not;
+ * pl_reset: writing 1 resets the PL, as reloading the bitstream would;
  * and the timing knobs, in 10 ns cycles, values above the range acting as
  * its maximum (see struct npukit_sim_timing): idle_lag (0..100),
  * overtake (0..20), first_beat (0..100).
@@ -1019,6 +1095,8 @@ void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 	debugfs_create_u32("idle_lag", 0600, dir, &sim->timing.idle_lag);
 	debugfs_create_u32("overtake", 0600, dir, &sim->timing.overtake);
 	debugfs_create_u32("first_beat", 0600, dir, &sim->timing.first_beat);
+	debugfs_create_bool("reset_line", 0600, dir, &sim->reset_line);
+	debugfs_create_file("pl_reset", 0200, dir, sim, &sim_pl_reset_fops);
 }
 
 /**
@@ -1049,6 +1127,7 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
 	sim->bad_id = bad_id;
 	sim->slow = 1;
 	sim->timing = (struct npukit_sim_timing)NPUKIT_SIM_TIMING_DEFAULT;
+	sim->reset_line = true;
 	sim->glue_len = 16;
 	sim->glue_param = 1;
 	sim->w_shape = 0x00080008;

@@ -89,5 +89,7 @@ void npukit_sim_counters(struct npukit_sim *sim,
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir);
 void npukit_sim_set_timing(struct npukit_sim *sim,
 			   const struct npukit_sim_timing *t);
+bool npukit_sim_has_reset_line(struct npukit_sim *sim);
+void npukit_sim_pl_reset(struct npukit_sim *sim);
 
 #endif /* _NPUKIT_SIM_H */

@@ -111,6 +111,11 @@ struct npukit_kick {
  * @NPUKIT_STATUS_DMA_ERROR: the AXI DMA reported an error; -EIO.
  * @NPUKIT_STATUS_DEVICE_HANG: the NPU stopped making progress; -EIO.
  * @NPUKIT_STATUS_INTERRUPTED: a fatal signal stopped the batch; -EINTR.
+ * @NPUKIT_STATUS_DEVICE_FAILED: the device is failed: after a fault,
+ *	recovery could not prove it clean (a known-answer kick), so nothing
+ *	runs on it until root resets it (debugfs "reset", or unbind and bind);
+ *	-EIO. A batch that meets the failed state between two of its chunks
+ *	stops there.
  */
 enum npukit_submit_status {
 	NPUKIT_STATUS_OK = 0,
@@ -118,6 +123,7 @@ enum npukit_submit_status {
 	NPUKIT_STATUS_DMA_ERROR = 2,
 	NPUKIT_STATUS_DEVICE_HANG = 3,
 	NPUKIT_STATUS_INTERRUPTED = 4,
+	NPUKIT_STATUS_DEVICE_FAILED = 5,
 };
 
 /**
@@ -133,8 +139,9 @@ enum npukit_submit_status {
  * @pad: Must be zero.
  * @timeout_ns: In. Absolute CLOCK_MONOTONIC deadline for the whole batch.
  *	A deadline already in the past is rejected with -ETIME.
- * @kicks_done: Out. Kicks completed (their read-backs written), also when
- *	the ioctl fails.
+ * @kicks_done: Out. Kicks completed, also when the ioctl fails: kicks
+ *	0 .. @kicks_done - 1 ran and every read-back among them is written to
+ *	its result slot; no read-back of a later kick was written.
  * @status: Out. One of &enum npukit_submit_status.
  * @mmio_reads: Out. Register reads this batch made.
  * @mmio_writes: Out. Register writes this batch made.
@@ -143,7 +150,11 @@ enum npukit_submit_status {
  *	modelled board time on the simulated NpuKit.
  *
  * The Out fields are written back whenever the arguments were valid, also
- * when the batch failed, so userspace learns how far it got.
+ * when the batch failed, so userspace learns how far it got. Invalid
+ * arguments (-EINVAL, -E2BIG, -EOVERFLOW, -ETIME, and -EFAULT for memory
+ * found inaccessible up front or a submit struct that cannot be written)
+ * fail before anything runs. Documentation/npukit/index.rst says for each
+ * errno what ran.
  */
 struct npukit_submit {
 	__u32 size;

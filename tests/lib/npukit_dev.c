@@ -39,16 +39,17 @@ void npu_debugfs_path(char *buf, size_t len, const char *file)
 int npu_knob_write(const char *knob, unsigned long val)
 {
 	char path[256], s[32];
-	int fd, n, ok;
+	int fd, n, ret;
 
 	npu_debugfs_path(path, sizeof(path), knob);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = snprintf(s, sizeof(s), "%lu\n", val);
-	ok = write(fd, s, (size_t)n) == n;
+	/* the write's errno matters: "reset" fails with EIO when it cannot prove the device clean */
+	ret = write(fd, s, (size_t)n) == n ? 0 : (errno ? -errno : -EIO);
 	close(fd);
-	return ok ? 0 : -EIO;
+	return ret;
 }
 
 long npu_knob_read(const char *knob)

@@ -12,17 +12,6 @@
 
 #define NK	32
 
-/* The knobs must exist on the simulator, and start from a clean state. */
-#define NEED_SIM() do {								\
-	if (self->info.backend != NPUKIT_BACKEND_SIMULATED)			\
-		SKIP(return, "fault knobs exist only on the simulated NpuKit");	\
-	char __p[256];								\
-	npu_debugfs_path(__p, sizeof(__p), "dma_error");			\
-	ASSERT_EQ(0, npu_knob_write("dma_error", 0)) TH_LOG("knob %s", __p);	\
-	ASSERT_EQ(0, npu_knob_write("hang", 0));				\
-	ASSERT_EQ(0, npu_knob_write("slow", 1));				\
-} while (0)
-
 /*
  * With the DMA's interrupts (sim_irq=1, or a bitstream wiring them) the
  * driver's stats say irq_chans > 0; without, waits past their polling
@@ -155,11 +144,20 @@ NPU_TEST(hang)
 	} else {
 		ASSERT_LT(poll_sleeps, npu_stat("poll_sleeps"));
 	}
-	/* While the knob holds, the device stays hung: still a clean error. */
+	/*
+	 * While the knob holds, no recovery can prove the device clean (its
+	 * known-answer kick hangs too, PL reset or not): the device is
+	 * failed, and stays failed after the fault goes away, until a reset.
+	 */
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
-	ASSERT_EQ(NPUKIT_STATUS_DEVICE_HANG, s.status);
+	ASSERT_EQ(NPUKIT_STATUS_DEVICE_FAILED, s.status);
+	ASSERT_EQ(0, s.kicks_done);
 	ASSERT_EQ(0, npu_knob_write("hang", 0));
+	npu_submit_init(&s, k, NK, got, NK / 4);
+	test_err_submit(EIO, self->fd, &s);
+	ASSERT_EQ(NPUKIT_STATUS_DEVICE_FAILED, s.status);
+	ASSERT_EQ(0, npu_knob_write("reset", 1));
 	assert_recovered(_metadata, self->fd);
 }
 
@@ -249,7 +247,9 @@ NPU_TEST(fault_then_reopen)
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	close(self->fd);
+	/* the hung device is failed (see hang): the fault goes, root resets */
 	ASSERT_EQ(0, npu_knob_write("hang", 0));
+	ASSERT_EQ(0, npu_knob_write("reset", 1));
 	self->fd = open(npu_device_path(), O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	assert_recovered(_metadata, self->fd);

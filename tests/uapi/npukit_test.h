@@ -31,6 +31,58 @@
 
 #define NPU_ID		0x4E50554BU
 
+/*
+ * In a test body: the fault knobs must exist on the simulator, and start
+ * from a clean state (a device left failed by an earlier test is reset).
+ */
+#define NEED_SIM() do {							\
+	if (self->info.backend != NPUKIT_BACKEND_SIMULATED)		\
+		SKIP(return, "fault knobs exist only on the simulated NpuKit");	\
+	char __p[256];							\
+	npu_debugfs_path(__p, sizeof(__p), "dma_error");		\
+	ASSERT_EQ(0, npu_knob_write("dma_error", 0)) TH_LOG("knob %s", __p);	\
+	ASSERT_EQ(0, npu_knob_write("hang", 0));			\
+	ASSERT_EQ(0, npu_knob_write("slow", 1));			\
+	ASSERT_EQ(0, npu_knob_write("reset_line", 1));			\
+	ASSERT_EQ(0, npu_knob_write("reset", 1));			\
+} while (0)
+
+/*
+ * A SUBMIT in a thread of its own, for tests that act while it runs
+ * (arm a fault, unbind, submit on another fd): pthread_create() it with
+ * npu_submit_thread(); it records the ioctl's result, errno and end time.
+ */
+struct npu_submitter {
+	int fd;
+	struct npukit_submit s;
+	int ret;
+	int err;
+	int64_t end_ns;
+};
+
+static inline void *npu_submit_thread(void *arg)
+{
+	struct npu_submitter *t = arg;
+
+	t->ret = ioctl(t->fd, NPUKIT_IOCTL_SUBMIT, &t->s);
+	t->err = errno;
+	t->end_ns = npu_now_ns();
+	return NULL;
+}
+
+/* @n random kicks, each CLEAR|READ_C into its own slot, and the answers */
+static inline void npu_readback_batch(struct npukit_kick *k, uint32_t n,
+				      npu_ctile *want, uint64_t seed)
+{
+	memset(k, 0, sizeof(*k) * n);
+	for (uint32_t i = 0; i < n; i++) {
+		npu_fill_random(&k[i], &seed);
+		k[i].flags = NPUKIT_KICK_CLEAR | NPUKIT_KICK_READ_C;
+		k[i].c_slot = i;
+	}
+	npu_ref_batch(k, n, want);
+}
+
 /* Assert that an ioctl succeeds, logging the errno when it does not. */
 #define test_ioctl(_fd, _cmd, _arg) do {					\
 	int __r = ioctl((_fd), (_cmd), (_arg));				\
