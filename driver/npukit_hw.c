@@ -22,10 +22,15 @@
  *    read completes only after them, and LENGTH is only issued after it
  *    completes. BUSY rises two cycles after START lands; LENGTH then still
  *    has to cross the interconnect and the DMA to read DDR before its
- *    first beat, far more than two cycles. That read also serves as the
- *    ordering read of the next wait (below), so it costs the CPU nothing
- *    extra; it delays the load by a read's round trip, which only shows
- *    when the load, not the run or the read-back, is the longest path.
+ *    first beat, far more than two cycles. In a kick that reads C back
+ *    that read also serves as the ordering read of the GEMM_DONE wait
+ *    (below), so it costs nothing. In an accumulating kick it is on the
+ *    longest path: Idle of tile n seen, START, the push read, MM2S_SA and
+ *    MM2S_LENGTH, then the DMA's first-beat latency and 32 beats to Idle
+ *    of tile n+1, where the load used to overlap run n. MM2S_SA cannot
+ *    move off that path: it is written only on an Idle channel, as PG021
+ *    describes the sequence and PG034 requires of the same register in
+ *    its sibling AXI CDMA.
  *  - PG021 (simple mode) reprograms a channel only once it is Idle. The
  *    wait for tile n+1 is therefore a wait for MM2S Idle (DMASR bit 1),
  *    which rises some cycles after the last beat (PG021 does not say how
@@ -98,8 +103,11 @@
 #define NPUKIT_GEMM_MIN_NS	220	/* 22 feed cycles */
 #define NPUKIT_LOAD_MIN_NS	540	/* a run, then 32 beats and Idle */
 #define NPUKIT_TX_MIN_NS	640	/* 64 beats */
-#define NPUKIT_EST_DOWN_NS	16
-#define NPUKIT_EST_UP_NS	64
+/* See npukit_est_update() */
+#define NPUKIT_EST_STREAK	64
+#define NPUKIT_EST_DOWN_NS	1
+#define NPUKIT_EST_UP_NS	4
+#define NPUKIT_EST_FAR_NS	64
 #define NPUKIT_EST_MAX_NS	20000
 /*
  * Polling budget of a wait. Below about 10 us an interrupt round trip or
@@ -155,17 +163,42 @@ static void npukit_settle(struct npukit_device *nd, u64 t0,
 
 /*
  * Succeeding on the first trusted poll may mean the wait was longer than
- * needed: shorten it a little. Each extra poll means it was too short:
- * lengthen it more. The estimate settles where about one wait in five
- * needs a second poll.
+ * needed; each extra poll means it was too short, and costs a whole bus
+ * round trip (0.25 us), where a wait a few ns too long costs those few
+ * ns. So the estimate probes downwards only after %NPUKIT_EST_STREAK
+ * waits in a row succeeded on the first poll, by a step that doubles
+ * while the probes keep succeeding (an estimate inflated by a slow spell
+ * comes back within about a thousand waits) and falls back to
+ * %NPUKIT_EST_DOWN_NS when one fails. One extra poll means the event came
+ * within a round trip of the estimate: lengthen it by %NPUKIT_EST_UP_NS;
+ * each further poll means it is far off: %NPUKIT_EST_FAR_NS more. It
+ * settles a few ns above the time the event takes, with about one wait
+ * in a hundred needing a second poll: about 6 ns per wait, where
+ * shortening it after every first-poll success (by 16 ns, lengthening by
+ * 64 per extra poll) cost about 80 ns.
  */
 static void npukit_est_update(struct npukit_wait_est *est, unsigned int polls)
 {
-	if (!polls)
-		est->ns -= min_t(u32, est->ns, NPUKIT_EST_DOWN_NS);
-	else
-		est->ns = min_t(u32, est->ns + polls * NPUKIT_EST_UP_NS,
+	if (polls) {
+		est->ns = min_t(u32, est->ns + NPUKIT_EST_UP_NS +
+				(polls - 1) * NPUKIT_EST_FAR_NS,
 				NPUKIT_EST_MAX_NS);
+		est->streak = 0;
+		est->step = NPUKIT_EST_DOWN_NS;
+		return;
+	}
+	if (++est->streak < NPUKIT_EST_STREAK)
+		return;
+	est->streak = 0;
+	est->ns -= min(est->ns, est->step);
+	est->step = max(min(est->step * 2, est->ns / 4), NPUKIT_EST_DOWN_NS);
+}
+
+static void npukit_est_init(struct npukit_wait_est *est, u32 ns)
+{
+	est->ns = ns;
+	est->streak = 0;
+	est->step = NPUKIT_EST_DOWN_NS;
 }
 
 static void npukit_log_dma_error(struct npukit_device *nd, const char *chan,
@@ -645,8 +678,8 @@ int npukit_hw_init(struct npukit_device *nd)
 		return ret;
 	if (npukit_has_load_cfg(nd))
 		npukit_npu_write(nd, NPUKIT_LOAD_CFG, NPUKIT_LOAD_AB);
-	hw->est_load.ns = NPUKIT_LOAD_MIN_NS;
-	hw->est_gemm.ns = NPUKIT_GEMM_MIN_NS;
-	hw->est_tx.ns = NPUKIT_TX_MIN_NS;
+	npukit_est_init(&hw->est_load, NPUKIT_LOAD_MIN_NS);
+	npukit_est_init(&hw->est_gemm, NPUKIT_GEMM_MIN_NS);
+	npukit_est_init(&hw->est_tx, NPUKIT_TX_MIN_NS);
 	return 0;
 }
