@@ -177,14 +177,15 @@ static int apply_chain(struct runner *rn, const struct ttpu_stage *st, uint32_t 
 	const struct ttpu_chain *ch = &plan->chains[st->first_chain + k];
 	const struct ttpu_step *steps = &plan->steps[ch->first_step];
 	const struct ttpu_job *job = &plan->jobs[ch->job];
+	bool fits = sum_fits(&rn->ctx, ch);
 	int ret;
 
-	if (!st->acc_writes_operand && !sum_fits(&rn->ctx, ch)) {
+	if (!fits && !st->acc_writes_operand) {
 		ret = ttpu_range_add_chain(&rn->range, &rn->ctx, ch,
 					   rn->sums[ch->job - st->first_job], err);
 		if (ret)
 			return ret;
-	} else if (rn->prod_first[k] == UINT32_MAX || sum_fits(&rn->ctx, ch)) {
+	} else if (fits || rn->prod_first[k] == UINT32_MAX) {
 		int32_t total[16];
 
 		memcpy(total, rn->sums[ch->job - st->first_job], sizeof(total));
