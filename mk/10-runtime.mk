@@ -16,7 +16,7 @@ RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # Error paths (what valgrind is for), requests whose inputs come before
 # their program, plus many and concurrent runs of one program (result and
 # program lifetimes): ~25 s under valgrind.
-RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_runs test_api
+RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_runs test_api
 RT_SUITE   ?= runtime
 
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \

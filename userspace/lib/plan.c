@@ -95,6 +95,8 @@ static void close_stage(struct builder *bd, uint32_t end_cmd)
 		struct ttpu_chain *ch = &p->chains[p->nchains++];
 		struct ttpu_job *job = &p->jobs[p->njobs];
 
+		/* Padding too: a compiled program (program_binary_write.c) holds it. */
+		memset(ch, 0, sizeof(*ch));
 		ch->dst = oc->dst;
 		ch->job = (uint32_t)p->njobs++;
 		ch->first_step = (uint32_t)p->nsteps;
