@@ -6,6 +6,7 @@
  * text.c:     reading a whole document (file or stdin) into memory.
  * sink.c:     where the response goes: stdout, or OUT written atomically.
  * compile.c:  --compile, the program written in its compiled form.
+ * serve.c:    --serve, one program answering inputs lines on stdin.
  * report.c:   errors (JSON on stdout, one line on stderr, exit status) and
  *             the --stats summary.
  */
@@ -75,6 +76,16 @@ bool cli_sink_stdout_usable(const struct cli_sink *sink);
 
 /* Write @prog compiled (.ttpb) to @f. */
 int cli_compile_write(FILE *f, const ttpu_program *prog, struct ttpu_error *err);
+
+/* ---- serve.c ----------------------------------------------------------- */
+
+/*
+ * Answer each line of stdin (an inputs document for @prog) with a
+ * response line on stdout until EOF. Returns 0, or an error when stdin or
+ * stdout failed; a failed request is its error line, not a return value.
+ */
+int cli_serve(const ttpu_program *prog, ttpu_engine *eng, bool stats,
+	      struct ttpu_error *err);
 
 /* ---- report.c ---------------------------------------------------------- */
 
