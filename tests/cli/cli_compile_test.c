@@ -10,17 +10,6 @@
 #include "kselftest_harness.h"
 #include "cli_check.h"
 
-/* cli_data() reuses one buffer: a copy for each path an argv holds. */
-static const char *data_path(const char *name)
-{
-	static char paths[4][4096];
-	static int next;
-	char *p = paths[next++ % 4];
-
-	snprintf(p, sizeof(paths[0]), "%s", cli_data(name));
-	return p;
-}
-
 static char *tmp_path(const char *name)
 {
 	char *p;
@@ -34,11 +23,11 @@ static char *tmp_path(const char *name)
 TEST(compile_then_run)
 {
 	char *out = tmp_path("tiny.ttpb"), *bin;
-	const char *comp[] = { "--compile", data_path("tiny.json"), "-o", out, NULL };
-	const char *json[] = { "--engine", "software", data_path("tiny.json"), "--inputs",
-			       data_path("tiny-inputs.json"), NULL };
+	const char *comp[] = { "--compile", cli_data_kept("tiny.json"), "-o", out, NULL };
+	const char *json[] = { "--engine", "software", cli_data_kept("tiny.json"), "--inputs",
+			       cli_data_kept("tiny-inputs.json"), NULL };
 	const char *run[] = { "--engine", "software", out, "--inputs",
-			      data_path("tiny-inputs.json"), NULL };
+			      cli_data_kept("tiny-inputs.json"), NULL };
 	struct proc_result c, a, b;
 	size_t len;
 
@@ -74,7 +63,7 @@ TEST(compile_then_run)
 TEST(bad_program_leaves_no_file)
 {
 	char *out = tmp_path("mismatch.ttpb");
-	const char *comp[] = { "--compile", data_path("mismatch.json"), "-o", out, NULL };
+	const char *comp[] = { "--compile", cli_data_kept("mismatch.json"), "-o", out, NULL };
 	struct proc_result r;
 
 	ASSERT_NE(NULL, out);
@@ -87,19 +76,15 @@ TEST(bad_program_leaves_no_file)
 
 TEST(usage_errors)
 {
-	const char *no_prog[] = { "--compile", NULL };
-	const char *with_inputs[] = { "--compile", data_path("tiny.json"), "--inputs",
-				      data_path("tiny-inputs.json"), NULL };
-	const char *const *cases[] = { no_prog, with_inputs };
+	struct proc_result r;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct proc_result r;
-
-		ASSERT_EQ(0, proc_run_ttpu(cases[i], NULL, &r));
-		EXPECT_EQ(2, r.status);
-		EXPECT_NE(NULL, strstr(r.err, "UsageError")) { TH_LOG("%s", r.err); }
-		proc_result_free(&r);
-	}
+	RUN_CLI(&r, NULL, "--compile");
+	check_error(_metadata, &r, "UsageError", 2);
+	proc_result_free(&r);
+	RUN_CLI(&r, NULL, "--compile", cli_data_kept("tiny.json"), "--inputs",
+		cli_data_kept("tiny-inputs.json"));
+	check_error(_metadata, &r, "UsageError", 2);
+	proc_result_free(&r);
 }
 
 TEST_HARNESS_MAIN

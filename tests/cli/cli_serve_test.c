@@ -9,17 +9,6 @@
 #include "kselftest_harness.h"
 #include "cli_check.h"
 
-/* cli_data() reuses one buffer: a copy for each path an argv holds. */
-static const char *data_path(const char *name)
-{
-	static char paths[4][4096];
-	static int next;
-	char *p = paths[next++ % 4];
-
-	snprintf(p, sizeof(paths[0]), "%s", cli_data(name));
-	return p;
-}
-
 /* tiny.json: C = A . diag(1, 1, 1, 2) */
 #define GOOD "{\"A\": [[1,2,3,4],[5,6,7,8],[0,0,0,0],[1,1,1,1]]}\n"
 #define GOOD_C "[[1, 2, 3, 8], [5, 6, 7, 16], [0, 0, 0, 0], [1, 1, 1, 2]]"
@@ -52,7 +41,7 @@ static int lines(const char *text)
 
 TEST(answers_each_line_and_goes_on_after_errors)
 {
-	const char *args[] = { "--serve", "--engine", "software", data_path("tiny.json"), NULL };
+	const char *args[] = { "--serve", "--engine", "software", cli_data_kept("tiny.json"), NULL };
 	struct proc_opts o = { .stdin_text = GOOD BAD_SHAPE "\n   \n" "not json\n" GOOD };
 	struct proc_result r;
 	const char *kinds[] = { NULL, "InputError", "InputError", NULL };
@@ -81,10 +70,10 @@ TEST(answers_each_line_and_goes_on_after_errors)
 /* A response per request, as a one-request run writes it. */
 TEST(same_response_as_file_mode)
 {
-	const char *serve[] = { "--serve", "--engine", "software", data_path("tiny.json"), NULL };
-	const char *once[] = { "--engine", "software", data_path("tiny.json"), "--inputs",
-			       data_path("tiny-inputs.json"), NULL };
-	char *in = test_slurp(data_path("tiny-inputs.json"), NULL), *oneline;
+	const char *serve[] = { "--serve", "--engine", "software", cli_data_kept("tiny.json"), NULL };
+	const char *once[] = { "--engine", "software", cli_data_kept("tiny.json"), "--inputs",
+			       cli_data_kept("tiny-inputs.json"), NULL };
+	char *in = test_slurp(cli_data_kept("tiny-inputs.json"), NULL), *oneline;
 	struct proc_result a, b;
 	struct proc_opts o = { 0 };
 
@@ -109,7 +98,7 @@ TEST(same_response_as_file_mode)
 
 TEST(empty_stdin_is_success)
 {
-	const char *args[] = { "--serve", "--engine", "software", data_path("tiny.json"), NULL };
+	const char *args[] = { "--serve", "--engine", "software", cli_data_kept("tiny.json"), NULL };
 	struct proc_result r;
 
 	ASSERT_EQ(0, proc_run_ttpu(args, NULL, &r));
@@ -121,7 +110,7 @@ TEST(empty_stdin_is_success)
 TEST(stats_per_request)
 {
 	const char *args[] = { "--serve", "--stats", "--engine", "software",
-			       data_path("tiny.json"), NULL };
+			       cli_data_kept("tiny.json"), NULL };
 	struct proc_opts o = { .stdin_text = GOOD BAD_SHAPE GOOD };
 	struct proc_result r;
 
@@ -136,25 +125,21 @@ TEST(stats_per_request)
 
 TEST(usage_errors)
 {
-	const char *no_prog[] = { "--serve", NULL };
-	const char *with_inputs[] = { "--serve", data_path("tiny.json"), "--inputs",
-				      data_path("tiny-inputs.json"), NULL };
-	const char *const *cases[] = { no_prog, with_inputs };
+	struct proc_result r;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct proc_result r;
-
-		ASSERT_EQ(0, proc_run_ttpu(cases[i], NULL, &r));
-		EXPECT_EQ(2, r.status);
-		EXPECT_NE(NULL, strstr(r.err, "UsageError")) { TH_LOG("%s", r.err); }
-		proc_result_free(&r);
-	}
+	RUN_CLI(&r, NULL, "--serve");
+	check_error(_metadata, &r, "UsageError", 2);
+	proc_result_free(&r);
+	RUN_CLI(&r, NULL, "--serve", cli_data_kept("tiny.json"), "--inputs",
+		cli_data_kept("tiny-inputs.json"));
+	check_error(_metadata, &r, "UsageError", 2);
+	proc_result_free(&r);
 }
 
 /* A program that does not load ends it before any request: exit 1. */
 TEST(bad_program)
 {
-	const char *args[] = { "--serve", "--engine", "software", data_path("mismatch.json"), NULL };
+	const char *args[] = { "--serve", "--engine", "software", cli_data_kept("mismatch.json"), NULL };
 	struct proc_opts o = { .stdin_text = GOOD };
 	struct proc_result r;
 

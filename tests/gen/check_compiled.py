@@ -22,7 +22,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from check_gen import GEN, MLP, RANGE  # noqa: E402
+from check_gen import GEN, MLP, RANGE, tap  # noqa: E402
 
 EXTRA = [("mlp", "direct", "--batch 6 --dims 40,16,5 --chain direct --seed 12")]
 
@@ -81,11 +81,7 @@ def main():
         why = check(ttpu_run, work, name, prog, inp)
         results.append((why is None, "compiled %s%s" % (
             name, "" if why is None else ": " + why)))
-    print("TAP version 13")
-    print("1..%d" % len(results))
-    for n, (ok, text) in enumerate(results, 1):
-        print("%sok %d %s" % ("" if ok else "not ", n, text))
-    return 0 if all(ok for ok, _ in results) else 1
+    return tap(results)
 
 
 if __name__ == "__main__":

@@ -202,6 +202,15 @@ def check_example(ttpu_run, work):
     return results
 
 
+def tap(results):
+    """Print (ok, text) pairs as TAP; the exit status: 1 when any failed."""
+    print("TAP version 13")
+    print("1..%d" % len(results))
+    for n, (ok, text) in enumerate(results, 1):
+        print("%sok %d %s" % ("" if ok else "not ", n, text))
+    return 0 if all(ok for ok, _ in results) else 1
+
+
 def main():
     ttpu_run, schema_path, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -255,11 +264,7 @@ def main():
 
     results += check_example(ttpu_run, work)
 
-    print("TAP version 13")
-    print("1..%d" % len(results))
-    for n, (ok, text) in enumerate(results, 1):
-        print("%sok %d %s" % ("" if ok else "not ", n, text))
-    return 0 if all(ok for ok, _ in results) else 1
+    return tap(results)
 
 
 if __name__ == "__main__":

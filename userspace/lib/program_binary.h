@@ -76,6 +76,9 @@ struct ttpb_buffer {
 	uint64_t data;		/* const: offset in DATA; else 0 */
 };
 
+/* Bytes per record of each section, as this library lays them out. */
+extern const uint32_t ttpu_binary_record_sizes[TTPB_NSECTIONS];
+
 /* Whether @len bytes at @p start with the magic. */
 bool ttpu_binary_has_magic(const void *p, size_t len);
 

@@ -32,16 +32,6 @@ static const char *const section_names[TTPB_NSECTIONS] = {
 	"deferred", "tmp index",
 };
 
-static const uint32_t record_sizes[TTPB_NSECTIONS] = {
-	[TTPB_STRINGS] = 1, [TTPB_BUFFERS] = sizeof(struct ttpb_buffer),
-	[TTPB_DATA] = 1, [TTPB_INPUTS] = 4, [TTPB_OUTPUTS] = 4,
-	[TTPB_COMMANDS] = sizeof(struct ttpu_command), [TTPB_PASS_IDS] = 8,
-	[TTPB_PASS_CMD] = 4, [TTPB_MEASURED] = sizeof(struct ttpu_estimate),
-	[TTPB_STAGES] = sizeof(struct ttpu_stage), [TTPB_JOBS] = sizeof(struct ttpu_job),
-	[TTPB_LINKS] = sizeof(struct ttpu_link), [TTPB_CHAINS] = sizeof(struct ttpu_chain),
-	[TTPB_STEPS] = sizeof(struct ttpu_step),
-	[TTPB_DEFERRED] = sizeof(struct ttpu_deferred), [TTPB_TMP_INDEX] = 4,
-};
 
 struct image {
 	char *base;
@@ -107,9 +97,9 @@ static int check_header(struct image *im)
 	for (int s = 0; s < TTPB_NSECTIONS; s++) {
 		const struct ttpb_section *x = &h->sections[s];
 
-		if (x->record_size != record_sizes[s])
+		if (x->record_size != ttpu_binary_record_sizes[s])
 			return bad(im, "section \"%s\": records of %u bytes, this library's are %u",
-				   section_names[s], x->record_size, record_sizes[s]);
+				   section_names[s], x->record_size, ttpu_binary_record_sizes[s]);
 		if (x->offset % 8 || x->offset < sizeof(*h) || x->offset > im->len ||
 		    x->count > (im->len - x->offset) / x->record_size || x->reserved)
 			return bad(im, "section \"%s\": %llu records at offset %llu do not fit the %zu-byte file",
