@@ -4,7 +4,7 @@
 
 Compiled programs answer exactly as their JSON: for every program of the
 test corpus (tests/runtime/data, tests/cli/data, examples, and the
-programs of check_gen.py's cases plus a direct-chain MLP), `ttpu-run
+programs of check_gen.py's cases), `ttpu-run
 --compile PROGRAM.json -o PROGRAM.ttpb`, then the JSON and the compiled
 program run with the same inputs (X-inputs.json beside X.json, or the
 generator's) must write byte-identical stdout with the same exit status,
@@ -24,9 +24,6 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from check_gen import GEN, MLP, RANGE, tap  # noqa: E402
 
-EXTRA = [("mlp", "direct", "--batch 6 --dims 40,16,5 --chain direct --seed 12")]
-
-
 def corpus(work):
     """(name, program, inputs or None)"""
     for d in ("tests/runtime/data", "tests/cli/data", "examples"):
@@ -36,8 +33,7 @@ def corpus(work):
             inp = prog[:-len(".json")] + "-inputs.json"
             yield (os.path.relpath(prog, TOP), prog,
                    inp if os.path.exists(inp) else None)
-    cases = ([("mlp", n, a) for n, a in MLP] + [("range", n, a) for n, a in RANGE]
-             + EXTRA)
+    cases = [("mlp", n, a) for n, a in MLP] + [("range", n, a) for n, a in RANGE]
     for kind, name, args in cases:
         prog = os.path.join(work, name + ".json")
         inp = os.path.join(work, name + "-inputs.json")

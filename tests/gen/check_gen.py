@@ -40,6 +40,8 @@ MLP = [
     ("skip-zero-host", "--batch 4 --dims 40,24,8 --epilogue host --skip-zero --zero-blocks 0.3 --seed 9"),
     ("deep", "--batch 10 --dims 30,21,14,9,5 --bias 1,0,1,0 --relu 0,1,1,0 --seed 10"),
     ("wide", "--batch 17 --dims 70,45,12 --seed 11"),
+    # The hidden layer accumulated straight into i8 (run_range.c's case).
+    ("direct", "--batch 6 --dims 40,16,5 --chain direct --seed 12"),
 ]
 
 RANGE = [
