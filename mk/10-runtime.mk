@@ -15,8 +15,10 @@ RT_BINS    := $(RT_TESTS:%=$(RT_OUT)/%)
 RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # Error paths (what valgrind is for), requests whose inputs come before
 # their program, plus many and concurrent runs of one program (result and
-# program lifetimes), and the matmul builder: ~25 s under valgrind.
-RT_VG_TESTS := test_schema test_inputs test_range test_runs test_api test_matmul
+# program lifetimes), the matmul builder and compiled programs: ~30 s
+# under valgrind.
+RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_runs \
+	test_api test_matmul
 RT_SUITE   ?= runtime
 
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \

@@ -8,7 +8,8 @@
 
 CLI_TEST_DIR  := tests/cli
 CLI_TEST_OUT  := $(BUILD)/tests/cli
-CLI_TEST_BINS := $(CLI_TEST_OUT)/cli_test $(CLI_TEST_OUT)/cli_valgrind_test
+CLI_TEST_BINS := $(CLI_TEST_OUT)/cli_test $(CLI_TEST_OUT)/cli_serve_test \
+		 $(CLI_TEST_OUT)/cli_compile_test $(CLI_TEST_OUT)/cli_valgrind_test
 
 # FIXTURE_SETUP() and friends expand to functions without prototypes.
 $(BUILD)/obj/$(CLI_TEST_DIR)/%.o: $(CLI_TEST_DIR)/%.c
@@ -35,6 +36,6 @@ cli-run: $(CLI_BINS) $(TTPU_RUN)
 
 # check-cli-san: ttpu-run built with ASan+UBSan; valgrind cannot run an
 # ASan binary, so cli_valgrind_test stays out.
-$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS=$(BUILD)/san/tests/cli/cli_test))
+$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS="$(BUILD)/san/tests/cli/cli_test $(BUILD)/san/tests/cli/cli_serve_test $(BUILD)/san/tests/cli/cli_compile_test"))
 
 -include $(wildcard $(BUILD)/obj/$(CLI_TEST_DIR)/*.d)

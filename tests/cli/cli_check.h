@@ -36,6 +36,17 @@ static inline const char *cli_data(const char *name)
 	return path;
 }
 
+/* cli_data() into one of 8 buffers in turn: for argv holding several paths. */
+static inline const char *cli_data_kept(const char *name)
+{
+	static char paths[8][4096];
+	static unsigned int next;
+	char *p = paths[next++ % 8];
+
+	snprintf(p, sizeof(paths[0]), "%s", cli_data(name));
+	return p;
+}
+
 static inline int cli_spit(const char *path, const char *text, size_t len)
 {
 	FILE *f = fopen(path, "w");

@@ -40,6 +40,8 @@ MLP = [
     ("skip-zero-host", "--batch 4 --dims 40,24,8 --epilogue host --skip-zero --zero-blocks 0.3 --seed 9"),
     ("deep", "--batch 10 --dims 30,21,14,9,5 --bias 1,0,1,0 --relu 0,1,1,0 --seed 10"),
     ("wide", "--batch 17 --dims 70,45,12 --seed 11"),
+    # The hidden layer accumulated straight into i8 (run_range.c's case).
+    ("direct", "--batch 6 --dims 40,16,5 --chain direct --seed 12"),
 ]
 
 RANGE = [
@@ -202,6 +204,15 @@ def check_example(ttpu_run, work):
     return results
 
 
+def tap(results):
+    """Print (ok, text) pairs as TAP; the exit status: 1 when any failed."""
+    print("TAP version 13")
+    print("1..%d" % len(results))
+    for n, (ok, text) in enumerate(results, 1):
+        print("%sok %d %s" % ("" if ok else "not ", n, text))
+    return 0 if all(ok for ok, _ in results) else 1
+
+
 def main():
     ttpu_run, schema_path, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -255,11 +266,7 @@ def main():
 
     results += check_example(ttpu_run, work)
 
-    print("TAP version 13")
-    print("1..%d" % len(results))
-    for n, (ok, text) in enumerate(results, 1):
-        print("%sok %d %s" % ("" if ok else "not ", n, text))
-    return 0 if all(ok for ok, _ in results) else 1
+    return tap(results)
 
 
 if __name__ == "__main__":

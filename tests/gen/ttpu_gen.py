@@ -19,6 +19,12 @@ the previous layer's i32 result by arithmetic. Two compiler-like chains:
                   host op. The dtype check of host_relu proves the range at
                   run time; the generator picks value ranges so the
                   generated inputs fit (and says so if it cannot).
+  --chain direct  a hidden layer accumulates straight into the i8 buffer
+                  "h<l>" the next layer reads, so every step of its chains
+                  is range-checked in i8 (the runner's costly case). Its
+                  weights are sparse ternary, picked block by block so that
+                  every partial sum of the tiled execution stays in i8 for
+                  the generated inputs (which span the whole i8 range).
 
 Expected results never come from the tiles: they are computed directly on
 whole matrices (plain matmul, bias, relu, adds). Standard library only.
@@ -179,6 +185,33 @@ def zero_blocks(rng, w, frac):
                         w[r][c] = 0
 
 
+def direct_weights(rng, x, k, n):
+    """Ternary weights for an i8 accumulation of x @ w: for each output
+    column, 4-row block by block in the tiles' K order, random values in
+    {-1, 0, 1}, dropping non-zeros until every row's partial sum after the
+    block stays in i8 (an all-zero block always does)."""
+    w = [[0] * n for _ in range(k)]
+    cols = list(zip(*x))
+    for j in range(n):
+        part = [0] * len(x)
+        for k0 in range(0, k, TILE):
+            ks = range(k0, min(k0 + TILE, k))
+            vals = {r: rng.choice((-1, 0, 1)) for r in ks}
+            while True:
+                new = list(part)
+                for r, v in vals.items():
+                    if v:
+                        new = [p + v * xv for p, xv in zip(new, cols[r])]
+                if all(fits(p, I8) for p in new):
+                    break
+                live = [r for r, v in vals.items() if v]
+                vals[rng.choice(live)] = 0
+            part = new
+            for r, v in vals.items():
+                w[r][j] = v
+    return w
+
+
 def add_bias(h, b):
     return [[v + b[c] for c, v in enumerate(row)] for row in h]
 
@@ -199,6 +232,7 @@ def build_mlp(opts):
     prog = Program(opts.name)
     batch = opts.batch
     narrow = opts.chain == "narrow"
+    direct = opts.chain == "direct"
     # Value ranges. Narrow chains keep each i8 activation provably in range
     # for the generated values: |h| <= K * amax * wmax + bmax <= 127.
     amax = 3 if narrow else 127
@@ -220,15 +254,21 @@ def build_mlp(opts):
             wmax = min(wmax, 127)
         else:
             wmax, bmax = 127, 1 << 20
-        w = rand_matrix(rng, k, n, -wmax if wmax < 127 else -128, wmax)
+        # A direct chain's hidden layer: no bias (its i8 sums are tiny).
+        hidden_i8 = direct and not last
+        if hidden_i8:
+            w = direct_weights(rng, act, k, n)
+        else:
+            w = rand_matrix(rng, k, n, -wmax if wmax < 127 else -128, wmax)
         if opts.zero_blocks:
             zero_blocks(rng, w, opts.zero_blocks)
         wname = prog.buffer("w%d" % (l + 1), "i8", [k, n], "const", w)
         bname = None
-        if biases[l]:
+        if biases[l] and not hidden_i8:
             b = [rng.randint(-bmax, bmax) for _ in range(n)]
             bname = prog.buffer("b%d" % (l + 1), "i32", [n], "const", b)
-        hname = prog.buffer("h%d" % (l + 1), "i32", [batch, n], "temp")
+        hname = prog.buffer("h%d" % (l + 1), "i8" if hidden_i8 else "i32",
+                            [batch, n], "temp")
         # Narrow chains do a hidden layer's relu in the narrowing host_relu.
         fused_relu = relus[l] and not (narrow and not last)
         prog.emit({"op": "alloc", "buf": hname})
@@ -254,11 +294,15 @@ def build_mlp(opts):
                 res = zname
         # The independent reference: whole matrices.
         h = matmul(act, w)
-        if biases[l]:
+        if bname:
             h = add_bias(h, b)
         if relus[l]:
             h = relu(h)
         assert all(fits(v, I32) for row in h for v in row)
+        if hidden_i8:
+            assert all(fits(v, I8) for row in h for v in row)
+            act_name, act = res, h
+            continue
         if last or not narrow:
             prog.outputs.append(res)
             expected[res] = h
@@ -411,7 +455,7 @@ def main():
                     help="per layer 0/1, or one value for all")
     ap.add_argument("--relu", type=int_list, default=[1])
     ap.add_argument("--epilogue", choices=("fused", "host"), default="fused")
-    ap.add_argument("--chain", choices=("input", "narrow"), default="input")
+    ap.add_argument("--chain", choices=("input", "narrow", "direct"), default="input")
     ap.add_argument("--skip-zero", action="store_true",
                     help="drop passes whose weight block is all zero")
     ap.add_argument("--zero-blocks", type=float, default=0.0,
@@ -429,6 +473,8 @@ def main():
     if opts.kind == "bench":
         opts.batch, opts.dims = 64, [784, 128, 10]
         opts.bias = opts.relu = [1]
+    if opts.chain == "direct" and opts.epilogue != "fused":
+        ap.error("--chain direct keeps the hidden layer in i8: --epilogue fused only")
     if opts.kind == "range":
         prog, inputs, expected = range_program(opts)
     else:

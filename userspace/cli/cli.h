@@ -5,6 +5,8 @@
  * ttpu-run.c: options and the request -> response flow.
  * text.c:     reading a whole document (file or stdin) into memory.
  * sink.c:     where the response goes: stdout, or OUT written atomically.
+ * compile.c:  --compile, the program written in its compiled form.
+ * serve.c:    --serve, one program answering inputs lines on stdin.
  * report.c:   errors (JSON on stdout, one line on stderr, exit status) and
  *             the --stats summary.
  */
@@ -69,6 +71,21 @@ int cli_sink_commit(struct cli_sink *sink, struct ttpu_error *err);
 void cli_sink_abort(struct cli_sink *sink);
 /* Whether stdout can still take an error document. */
 bool cli_sink_stdout_usable(const struct cli_sink *sink);
+
+/* ---- compile.c --------------------------------------------------------- */
+
+/* Write @prog compiled (.ttpb) to @f. */
+int cli_compile_write(FILE *f, const ttpu_program *prog, struct ttpu_error *err);
+
+/* ---- serve.c ----------------------------------------------------------- */
+
+/*
+ * Answer each line of stdin (an inputs document for @prog) with a
+ * response line on stdout until EOF. Returns 0, or an error when stdin or
+ * stdout failed; a failed request is its error line, not a return value.
+ */
+int cli_serve(const ttpu_program *prog, ttpu_engine *eng, bool stats,
+	      struct ttpu_error *err);
 
 /* ---- report.c ---------------------------------------------------------- */
 

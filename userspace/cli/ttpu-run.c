@@ -17,6 +17,9 @@
 
 #include "cli.h"
 
+/* Long options without a letter. */
+enum { CLI_OPT_COMPILE = 256, CLI_OPT_SERVE };
+
 struct cli {
 	const char *program;		/* NULL: a request on stdin */
 	const char *inputs;
@@ -24,6 +27,8 @@ struct cli {
 	const char *device;
 	enum ttpu_engine_choice engine;
 	bool check;
+	bool compile;			/* --compile: write PROGRAM as .ttpb */
+	bool serve;			/* --serve: inputs lines on stdin */
 	bool stats;
 	bool show;
 	struct cli_sink sink;
@@ -56,6 +61,12 @@ static void usage(FILE *f)
 		"  -d, --device PATH   the NpuKit device node (default /dev/npukit0)\n"
 		"  -c, --check         load and validate only; print\n"
 		"                      {\"ok\": true, \"name\", \"passes\", \"commands\"}\n"
+		"      --compile       write PROGRAM compiled (.ttpb, see ttpu-run(1)) to\n"
+		"                      --output FILE instead of running it; a compiled\n"
+		"                      PROGRAM is taken wherever a JSON one is\n"
+		"      --serve         load PROGRAM and open the engine once, then answer\n"
+		"                      each line of stdin (an inputs document) with one\n"
+		"                      response line, or an {\"error\": ...} line, until EOF\n"
 		"  -s, --stats         a summary on stderr (engine, passes, cycles, device\n"
 		"                      counters, time per phase); adds \"stats\" to the response\n"
 		"  -S, --show          print each output as a matrix on stderr (for people;\n"
@@ -82,6 +93,8 @@ static const struct option long_options[] = {
 	{ "show", no_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "compile", no_argument, NULL, CLI_OPT_COMPILE },
+	{ "serve", no_argument, NULL, CLI_OPT_SERVE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -148,6 +161,12 @@ static int parse_args(struct cli *c, int argc, char **argv,
 		case 'V':
 			version = true;
 			break;
+		case CLI_OPT_COMPILE:
+			c->compile = true;
+			break;
+		case CLI_OPT_SERVE:
+			c->serve = true;
+			break;
 		case ':':
 			return ttpu_error_set(err, TTPU_USAGE_ERROR,
 					      "option '%s' needs an argument (see " CLI_NAME " --help)",
@@ -173,6 +192,13 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	if (!c->program && c->inputs)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				      "--inputs needs a PROGRAM argument: a request on stdin carries its own inputs");
+	if (c->compile && (!c->program || c->inputs || c->check))
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "--compile takes a PROGRAM argument and -o FILE, and neither --inputs nor --check");
+	if (c->serve && (!c->program || c->inputs || c->check || c->compile || c->output ||
+			 c->show))
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "--serve takes a PROGRAM argument, its inputs come on stdin; not with --inputs, --output, --check, --compile or --show");
 	if (c->device && c->engine == TTPU_ENGINE_SOFTWARE)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				      "--device does not apply to --engine software");
@@ -204,7 +230,7 @@ static int load(struct cli *c, ttpu_program **prog, ttpu_inputs **in,
 	ret = ttpu_program_load_buffer(text.data, text.len, prog, err);
 	cli_text_free(&text);
 	cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
-	if (ret)
+	if (ret || c->compile || c->serve)
 		return ret;
 
 	*in = ttpu_inputs_new(*prog);
@@ -270,7 +296,19 @@ static int execute(struct cli *c, struct ttpu_error *err)
 		goto out;
 
 	mark = cli_now_ns();
-	if (c->check) {
+	if (c->serve) {
+		ret = ttpu_engine_open(c->engine, c->device, &eng, err);
+		if (!ret)
+			ret = cli_serve(prog, eng, c->stats, err);
+		if (ret)
+			goto out;
+	} else if (c->compile) {
+		ret = cli_compile_write(c->sink.f, prog, err);
+		if (ret) {
+			c->sink.failed = true;
+			goto out;
+		}
+	} else if (c->check) {
 		if (write_check(c->sink.f, prog) < 0) {
 			c->sink.failed = true;
 			ret = ttpu_error_sys(err, errno ? errno : EIO,
@@ -297,7 +335,8 @@ static int execute(struct cli *c, struct ttpu_error *err)
 	cli_times_add(&c->times, CLI_PHASE_OUTPUT, &mark);
 	if (!ret && c->show)
 		cli_report_outputs(prog, res);
-	if (!ret && c->stats)
+	/* --serve reported each request: the session's phases would mislead. */
+	if (!ret && c->stats && !c->serve)
 		cli_report_stats(prog, eng, res, &c->times);
 out:
 	if (ret)

@@ -177,6 +177,21 @@ TTPU_API int ttpu_program_load_file(const char *path, ttpu_program **out,
 TTPU_API int ttpu_program_load_json(struct json_object *obj,
 				    ttpu_program **out, struct ttpu_error *err);
 TTPU_API void ttpu_program_free(ttpu_program *prog);
+/**
+ * ttpu_program_write_binary() - the program in the compiled form
+ * @prog: a loaded program
+ * @image: receives the malloc'ed bytes of a .ttpb file, to free(3)
+ * @len: receives their length
+ * @err: filled on failure, or NULL
+ *
+ * ttpu_program_load_file() and ttpu_program_load_buffer() take these bytes
+ * as they take JSON text, recognised by their magic, and load them without
+ * parsing or planning. Documentation/ttpu-binary.rst gives the format.
+ *
+ * Return: 0, or -TTPU_USAGE_ERROR or -TTPU_SYSTEM_ERROR with *@image NULL.
+ */
+TTPU_API int ttpu_program_write_binary(const ttpu_program *prog, char **image,
+				       size_t *len, struct ttpu_error *err);
 
 /* Flags of ttpu_program_matmul(). */
 #define TTPU_MATMUL_BIAS 0x1u	/* input "bias", i32 [n], added to every row */

@@ -31,6 +31,7 @@ struct builder {
 	uint32_t next_stamp;
 	uint32_t first_cmd;
 	uint32_t *written;		/* by buffer: stamp of an acc that wrote it */
+	uint32_t *read;			/* by buffer: stamp of a pass that read it */
 	uint64_t **owner;		/* by buffer, by element: stamp << 32 | chain */
 	uint32_t *pass_stamp;		/* by slot: stamp of the pass's stage */
 	uint32_t *consumed;		/* by slot: stamp of the stage of its acc */
@@ -94,6 +95,8 @@ static void close_stage(struct builder *bd, uint32_t end_cmd)
 		struct ttpu_chain *ch = &p->chains[p->nchains++];
 		struct ttpu_job *job = &p->jobs[p->njobs];
 
+		/* Padding too: a compiled program (program_binary_write.c) holds it. */
+		memset(ch, 0, sizeof(*ch));
 		ch->dst = oc->dst;
 		ch->job = (uint32_t)p->njobs++;
 		ch->first_step = (uint32_t)p->nsteps;
@@ -101,6 +104,8 @@ static void close_stage(struct builder *bd, uint32_t end_cmd)
 		ch->bias = oc->bias;
 		ch->relu = oc->relu;
 		ch->follows = oc->follows;
+		if (bd->read[oc->dst.buf] == bd->stamp)
+			st->acc_writes_operand = 1;
 		job->first_link = (uint32_t)p->nlinks;
 		for (uint32_t i = 0; i < oc->nsteps; i++) {
 			struct ttpu_step *s = &p->steps[p->nsteps++];
@@ -164,6 +169,8 @@ static void add_pass(struct builder *bd, uint32_t cmd)
 	if (!bd->stamp)
 		open_stage(bd, cmd);
 	bd->pass_stamp[c->u.pass.slot] = bd->stamp;
+	bd->read[c->u.pass.a.buf] = bd->stamp;
+	bd->read[c->u.pass.b.buf] = bd->stamp;
 	bd->spass[bd->nspass++] = c->u.pass.slot;
 }
 
@@ -256,6 +263,7 @@ static void builder_release(struct builder *bd)
 			free(bd->owner[i]);
 	free(bd->owner);
 	free(bd->written);
+	free(bd->read);
 	free(bd->pass_stamp);
 	free(bd->consumed);
 	free(bd->spass);
@@ -309,6 +317,7 @@ int ttpu_plan_build(const struct ttpu_program *prog, struct ttpu_plan **out,
 	p->deferred = malloc((np + 1) * sizeof(*p->deferred));
 	p->tmp_index = malloc((np + 1) * sizeof(*p->tmp_index));
 	bd.written = calloc(nb + 1, sizeof(*bd.written));
+	bd.read = calloc(nb + 1, sizeof(*bd.read));
 	bd.owner = calloc(nb + 1, sizeof(*bd.owner));
 	bd.pass_stamp = calloc(np + 1, sizeof(*bd.pass_stamp));
 	bd.consumed = calloc(np + 1, sizeof(*bd.consumed));
@@ -318,7 +327,7 @@ int ttpu_plan_build(const struct ttpu_program *prog, struct ttpu_plan **out,
 	bd.sch = malloc((np + 1) * sizeof(*bd.sch));
 	bd.cursor = malloc((np + 1) * sizeof(*bd.cursor));
 	if (!p->stages || !p->jobs || !p->links || !p->chains || !p->steps ||
-	    !p->deferred || !p->tmp_index || !bd.written || !bd.owner ||
+	    !p->deferred || !p->tmp_index || !bd.written || !bd.read || !bd.owner ||
 	    !bd.pass_stamp || !bd.consumed || !bd.spass || !bd.sacc_cmd ||
 	    !bd.sacc_chain || !bd.sch || !bd.cursor) {
 		ret = ttpu_error_nomem(err, "planning");

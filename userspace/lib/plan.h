@@ -31,6 +31,7 @@
  * intermediate "dst += tmp" of the one-by-one execution leaves the range.
  * Otherwise it replays the chain step by step with the reference kernel,
  * so RangeErrors are raised exactly where one-by-one execution raises them.
+ * How the host settles a chain the bound above cannot: run_range.c.
  */
 #ifndef TTPU_PLAN_H
 #define TTPU_PLAN_H
@@ -94,6 +95,12 @@ struct ttpu_stage {
 	uint32_t first_job, njobs;
 	uint32_t first_chain, nchains;
 	uint32_t first_deferred, ndeferred;
+	/*
+	 * An acc of the stage writes a buffer that a pass of the stage reads,
+	 * so once a chain was added, the operands of later chains' links are
+	 * no longer in memory: their products must be taken beforehand.
+	 */
+	uint8_t acc_writes_operand;
 };
 
 struct ttpu_plan {

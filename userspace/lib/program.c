@@ -7,6 +7,7 @@
 
 #include "plan.h"
 #include "program.h"
+#include "program_binary.h"
 #include "program_names.h"
 
 void ttpu_program_free(ttpu_program *prog)
@@ -15,6 +16,10 @@ void ttpu_program_free(ttpu_program *prog)
 
 	if (!prog)
 		return;
+	if (prog->image) {
+		ttpu_binary_free(prog);
+		return;
+	}
 	ttpu_plan_free(prog->plan);
 	for (i = 0; i < prog->nbuffers; i++) {
 		free(prog->buffers[i].name);

@@ -114,6 +114,13 @@ struct ttpu_program {
 	struct ttpu_estimate measured;	/* from the commands, always */
 	struct ttpu_plan *plan;		/* built at load time, immutable */
 	struct ttpu_name_index *names;	/* buffer name -> index */
+	/*
+	 * A compiled program (program_binary.h): the arrays and names point
+	 * into this image, which the program owns (mapped, or malloc'ed).
+	 */
+	void *image;
+	size_t image_len;
+	bool image_mapped;
 };
 
 /* program.c: the index of buffer @name, or TTPU_NO_BUFFER. */

@@ -6,7 +6,8 @@
  * request's "program"): program_read*.c stream the text into the loader,
  * program_validate.c checks what needs the whole program and fills the
  * final struct ttpu_program, plan.c groups its commands into stages. A
- * loaded program is immutable: runs share it.
+ * compiled program (recognised by its magic) goes to program_binary_load.c
+ * instead. A loaded program is immutable: runs share it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "error.h"
 #include "plan.h"
+#include "program_binary.h"
 #include "program_load.h"
 #include "program_pass_map.h"
 
@@ -100,6 +102,8 @@ int ttpu_program_load_buffer(const char *json, size_t len, ttpu_program **out,
 	*out = NULL;
 	if (!json)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_program_load_buffer: json is NULL");
+	if (ttpu_binary_has_magic(json, len))
+		return ttpu_binary_load_copy(json, len, out, err);
 	return load_text(json, len, true, out, err);
 }
 
@@ -138,6 +142,9 @@ int ttpu_program_load_file(const char *path, ttpu_program **out,
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				      "ttpu_program_load_file: %s is NULL", out ? "path" : "out");
 	*out = NULL;
+	ret = ttpu_binary_try_file(path, out, err);
+	if (ret <= 0)
+		return ret;
 	ret = ttpu_read_file(path, &text, &len, err);
 	if (ret)
 		return ret;

@@ -3,12 +3,14 @@
  * run.c - ttpu_run(): execute a program's plan on an engine
  *
  * The engine computes each MATMUL stage's job sums; everything that can
- * raise a RangeError happens here and in run_host.c, so every engine gives
- * the answers of one-by-one execution. A chain's sum is added at once only
- * when the bound of plan.h proves no intermediate "dst += tmp" can leave
- * the dtype; otherwise its steps are replayed one by one from per-link
- * products taken before any chain of the stage wrote anything (a pass of
- * the stage may read a buffer that a later acc of the stage writes).
+ * raise a RangeError happens here, in run_range.c and in run_host.c, so
+ * every engine gives the answers of one-by-one execution. A chain's sum is
+ * added at once when the bound of plan.h proves no intermediate
+ * "dst += tmp" can leave the dtype; otherwise run_range.c settles it
+ * element by element from the same sum. Only in a stage where an acc
+ * writes a buffer a pass of the stage reads (acc_writes_operand) are the
+ * steps replayed one by one from per-link products taken before any chain
+ * of the stage wrote anything.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "error.h"
 #include "program_inputs.h"
 #include "run_host.h"
+#include "run_range.h"
 #include "plan.h"
 #include "run.h"
 #include "util.h"
@@ -117,6 +120,7 @@ struct runner {
 	uint32_t *prod_first;		/* by chain of the stage, or UINT32_MAX */
 	int32_t (*prod)[16];		/* per-link products for replays */
 	size_t prod_cap;
+	struct ttpu_range range;
 };
 
 static bool sum_fits(const struct ttpu_run_ctx *ctx, const struct ttpu_chain *ch)
@@ -128,10 +132,10 @@ static bool sum_fits(const struct ttpu_run_ctx *ctx, const struct ttpu_chain *ch
 }
 
 /*
- * Products of the chains that may need a replay, taken while every buffer
- * still holds its stage-start contents. A chain that follows another one
- * on the same window cannot be judged before that one ran, so it is
- * always prepared.
+ * In a stage with acc_writes_operand: products of the chains that may
+ * need a replay, taken while every buffer still holds its stage-start
+ * contents. A chain that follows another one on the same window cannot be
+ * judged before that one ran, so it is always prepared.
  */
 static int prepare_replays(struct runner *rn, const struct ttpu_stage *st,
 			   struct ttpu_error *err)
@@ -139,6 +143,8 @@ static int prepare_replays(struct runner *rn, const struct ttpu_stage *st,
 	const struct ttpu_plan *plan = rn->plan;
 	size_t n = 0;
 
+	if (!st->acc_writes_operand)
+		return 0;
 	for (uint32_t k = 0; k < st->nchains; k++) {
 		const struct ttpu_chain *ch = &plan->chains[st->first_chain + k];
 		const struct ttpu_job *job = &plan->jobs[ch->job];
@@ -171,9 +177,15 @@ static int apply_chain(struct runner *rn, const struct ttpu_stage *st, uint32_t 
 	const struct ttpu_chain *ch = &plan->chains[st->first_chain + k];
 	const struct ttpu_step *steps = &plan->steps[ch->first_step];
 	const struct ttpu_job *job = &plan->jobs[ch->job];
+	bool fits = sum_fits(&rn->ctx, ch);
 	int ret;
 
-	if (rn->prod_first[k] == UINT32_MAX || sum_fits(&rn->ctx, ch)) {
+	if (!fits && !st->acc_writes_operand) {
+		ret = ttpu_range_add_chain(&rn->range, &rn->ctx, ch,
+					   rn->sums[ch->job - st->first_job], err);
+		if (ret)
+			return ret;
+	} else if (fits || rn->prod_first[k] == UINT32_MAX) {
 		int32_t total[16];
 
 		memcpy(total, rn->sums[ch->job - st->first_job], sizeof(total));
@@ -266,6 +278,11 @@ int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
 	ret = ttpu_run_ctx_init(&rn.ctx, prog, in, err);
 	if (ret)
 		return ret;
+	ret = ttpu_range_init(&rn.range, prog, err);
+	if (ret) {
+		ttpu_run_ctx_release(&rn.ctx);
+		return ret;
+	}
 	rn.ctx.tmp = malloc((rn.plan->ntmp + 1) * TTPU_TILE_ELEMS * sizeof(int32_t));
 	rn.sums = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.sums));
 	rn.prod_first = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.prod_first));
@@ -297,6 +314,7 @@ int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
 out:
 	if (began && eng->ops->run_end)
 		eng->ops->run_end(eng, &rn.ctx);
+	ttpu_range_release(&rn.range, prog);
 	ttpu_run_ctx_release(&rn.ctx);
 	free(rn.sums);
 	free(rn.prod_first);

@@ -27,9 +27,9 @@ static inline void put(const struct ttpu_buffer *b, void *d, size_t i, int64_t v
 		((int32_t *)d)[i] = (int32_t)v;
 }
 
-static int range_error(struct ttpu_run_ctx *ctx, uint32_t cmd, uint32_t buf,
-		       size_t elem, int64_t v, const char *step,
-		       struct ttpu_error *err)
+int ttpu_host_range_error(struct ttpu_run_ctx *ctx, uint32_t cmd, uint32_t buf,
+			  size_t elem, int64_t v, const char *step,
+			  struct ttpu_error *err)
 {
 	const struct ttpu_program *prog = ctx->prog;
 	const struct ttpu_buffer *b = &prog->buffers[buf];
@@ -78,7 +78,8 @@ int ttpu_host_acc_add(struct ttpu_run_ctx *ctx, uint32_t cmd,
 			int64_t v = get(b, d, e) + add[i * TTPU_TILE + j];
 
 			if (!ttpu_fits_dtype(v, b->dtype))
-				return range_error(ctx, cmd, dst->buf, e, v, "+= tmp", err);
+				return ttpu_host_range_error(ctx, cmd, dst->buf, e, v,
+							     TTPU_HOST_ACC_STEP, err);
 			put(b, d, e, v);
 		}
 	}
@@ -151,7 +152,7 @@ int ttpu_host_epilogue(struct ttpu_run_ctx *ctx, uint32_t cmd,
 				int64_t v = get(b, d, e) + get(bb, bd, dst->c + j);
 
 				if (!ttpu_fits_dtype(v, b->dtype))
-					return range_error(ctx, cmd, dst->buf, e, v,
+					return ttpu_host_range_error(ctx, cmd, dst->buf, e, v,
 							   "+= bias", err);
 				put(b, d, e, v);
 			}
@@ -192,7 +193,7 @@ static int host_add(struct ttpu_run_ctx *ctx, uint32_t cmd,
 			    get(bb, bd, bb->count == db->count ? e : e % bb->count);
 
 		if (!ttpu_fits_dtype(v, db->dtype))
-			return range_error(ctx, cmd, c->u.add.dst, e, v, "a + b", err);
+			return ttpu_host_range_error(ctx, cmd, c->u.add.dst, e, v, "a + b", err);
 		put(db, dd, e, v);
 	}
 	return 0;
@@ -214,7 +215,7 @@ static int host_relu(struct ttpu_run_ctx *ctx, uint32_t cmd,
 		if (v < 0)
 			v = 0;
 		if (!ttpu_fits_dtype(v, db->dtype))
-			return range_error(ctx, cmd, c->u.relu.dst, e, v, "relu", err);
+			return ttpu_host_range_error(ctx, cmd, c->u.relu.dst, e, v, "relu", err);
 		put(db, dd, e, v);
 	}
 	return 0;

@@ -34,6 +34,17 @@ int ttpu_host_epilogue(struct ttpu_run_ctx *ctx, uint32_t cmd,
 		       const struct ttpu_window *dst, uint32_t bias, bool relu,
 		       struct ttpu_error *err);
 
+/* The step an acc's RangeError names. */
+#define TTPU_HOST_ACC_STEP "+= tmp"
+
+/**
+ * ttpu_host_range_error() - fill @err with the RangeError of command @cmd:
+ * element @elem of buffer @buf would be @v after @step
+ */
+int ttpu_host_range_error(struct ttpu_run_ctx *ctx, uint32_t cmd, uint32_t buf,
+			  size_t elem, int64_t v, const char *step,
+			  struct ttpu_error *err);
+
 /** max |dst[e]| over the in-bounds elements of @dst (0 when none). */
 int64_t ttpu_host_window_maxabs(const struct ttpu_run_ctx *ctx,
 				const struct ttpu_window *dst);

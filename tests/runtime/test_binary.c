@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_binary.c - compiled programs (.ttpb, program_binary.h): a program
+ * written by ttpu_program_write_binary() loads back through
+ * ttpu_program_load_buffer() and runs to the byte-identical response; a
+ * file that is truncated, has any byte flipped, another format version,
+ * the other byte order, other record sizes, or indices that point outside
+ * what they index (with a valid checksum, as a hostile file would have) is
+ * a SchemaError saying what is wrong, and never a crash or a leak.
+ *
+ * The program has host ops, a deferred pass (its acc in a later stage), a
+ * bias and a relu, so that every section holds something.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "plan.h"
+#include "program_binary.h"
+#include "rt.h"
+
+#define PROG RT_PROG(RT_BUF("A", "i8", "[4,8]", "input") ","			\
+	RT_CONST("W", "i8", "[8,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1],"	\
+		 "[2,0,0,0],[0,2,0,0],[0,0,2,0],[0,0,0,2]]") ","			\
+	RT_CONST("b", "i32", "[4]", "[1,-2,3,-4]") ","				\
+	RT_BUF("C", "i32", "[4,4]", "temp") "," RT_BUF("D", "i32", "[4,4]", "temp"),	\
+	"'A'", "'C','D'",							\
+	"{'op':'alloc','buf':'C'}," RT_PASS(0, "A", 0, 0, "W", 0, 0) ","		\
+	RT_PASS(1, "A", 0, 4, "W", 4, 0) "," RT_ACC(0, "C", 0, 0) ","		\
+	"{'op':'host_relu','dst':'D','src':'C'},"					\
+	"{'op':'acc','pass':1,'dst':" RT_WIN("C", 0, 0) ",'bias':'b','relu':true}")
+#define INPUTS "{'A':[[1,-2,3,-4,5,-6,7,-8],[9,10,11,12,13,14,15,16],"	\
+	"[-1,-1,-1,-1,-1,-1,-1,-1],[127,-128,0,1,2,3,4,5]]}"
+
+FIXTURE(binary) {
+	ttpu_program *prog;
+	char *image;
+	size_t len;
+	char *response;		/* of the JSON program */
+	struct ttpu_error err;
+};
+
+static char *respond(ttpu_program *prog)
+{
+	struct ttpu_error err;
+	ttpu_result *res;
+	char *text = NULL;
+	size_t n;
+	FILE *f;
+
+	if (rt_run(prog, INPUTS, &res, &err))
+		return NULL;
+	f = open_memstream(&text, &n);
+	if (f) {
+		ttpu_result_write_json(res, f, 0, &err);
+		fclose(f);
+	}
+	ttpu_result_free(res);
+	return text;
+}
+
+FIXTURE_SETUP(binary)
+{
+	ASSERT_EQ(0, rt_load(PROG, &self->prog, &self->err)) { TH_LOG("%s", self->err.message); }
+	ASSERT_EQ(0, ttpu_program_write_binary(self->prog, &self->image, &self->len, &self->err));
+	self->response = respond(self->prog);
+	ASSERT_NE(NULL, self->response);
+}
+
+FIXTURE_TEARDOWN(binary)
+{
+	ttpu_program_free(self->prog);
+	free(self->image);
+	free(self->response);
+}
+
+/* Load @len bytes at @image; expect a SchemaError whose message has @what. */
+static int load_fails(const char *image, size_t len, const char *what)
+{
+	struct ttpu_error err;
+	ttpu_program *prog = NULL;
+	int rc = ttpu_program_load_buffer(image, len, &prog, &err);
+
+	if (rc != -TTPU_SCHEMA_ERROR || prog || (what && !strstr(err.message, what))) {
+		fprintf(stderr, "# %zu bytes: rc %d, %s, \"%s\" (wanted \"%s\")\n", len, rc,
+			prog ? "a program" : "no program", rc ? err.message : "", what ? what : "");
+		ttpu_program_free(prog);
+		return 0;
+	}
+	return 1;
+}
+
+static void *fix_checksum(char *image, size_t len)
+{
+	struct ttpb_header *h = (struct ttpb_header *)image;
+
+	h->checksum = ttpu_binary_checksum(image, len);
+	return image;
+}
+
+TEST_F(binary, same_response)
+{
+	ttpu_program *back;
+	char *text;
+
+	ASSERT_EQ(0, ttpu_program_load_buffer(self->image, self->len, &back, &self->err)) {
+		TH_LOG("%s", self->err.message);
+	}
+	EXPECT_STREQ(ttpu_program_name(self->prog), ttpu_program_name(back));
+	text = respond(back);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ(self->response, text);
+	free(text);
+	ttpu_program_free(back);
+}
+
+/* Compiling the loaded compiled program gives the same bytes. */
+TEST_F(binary, stable)
+{
+	ttpu_program *back;
+	char *again;
+	size_t len;
+
+	ASSERT_EQ(0, ttpu_program_load_buffer(self->image, self->len, &back, &self->err));
+	ASSERT_EQ(0, ttpu_program_write_binary(back, &again, &len, &self->err));
+	ASSERT_EQ(self->len, len);
+	EXPECT_EQ(0, memcmp(self->image, again, len));
+	free(again);
+	ttpu_program_free(back);
+}
+
+TEST_F(binary, truncated)
+{
+	for (size_t n = TTPB_MAGIC_LEN; n < self->len; n++)
+		ASSERT_TRUE(load_fails(self->image, n,
+				       n < sizeof(struct ttpb_header) ? "header" : "truncated"));
+	ASSERT_TRUE(load_fails(self->image, 3, NULL));	/* not even the magic: JSON */
+}
+
+TEST_F(binary, trailing_bytes)
+{
+	char *longer = calloc(1, self->len + 8);
+
+	ASSERT_NE(NULL, longer);
+	memcpy(longer, self->image, self->len);
+	EXPECT_TRUE(load_fails(longer, self->len + 8, "trailing bytes"));
+	free(longer);
+}
+
+/* Every single flipped byte is caught: by a header check or the checksum. */
+TEST_F(binary, any_byte_flipped)
+{
+	for (size_t i = 0; i < self->len; i++) {
+		self->image[i] ^= 0x40;
+		ASSERT_TRUE(load_fails(self->image, self->len, NULL)) { TH_LOG("byte %zu", i); }
+		self->image[i] ^= 0x40;
+	}
+}
+
+TEST_F(binary, foreign_version)
+{
+	((struct ttpb_header *)self->image)->version = TTPB_VERSION + 1;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
+			       "format version 2, this library reads version 1"));
+}
+
+TEST_F(binary, foreign_endian)
+{
+	((struct ttpb_header *)self->image)->byte_order = 0x04030201;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
+			       "other byte order"));
+}
+
+TEST_F(binary, foreign_record_size)
+{
+	((struct ttpb_header *)self->image)->sections[TTPB_COMMANDS].record_size = 40;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
+			       "section \"commands\": records of 40 bytes"));
+}
+
+static void *section(char *image, int s)
+{
+	return image + ((struct ttpb_header *)image)->sections[s].offset;
+}
+
+/* Checksum-valid files whose indices point outside what they index. */
+TEST_F(binary, hostile_command)
+{
+	struct ttpu_command *c = section(self->image, TTPB_COMMANDS);
+
+	c[1].u.pass.a.buf = 99;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len, "commands[1]"));
+}
+
+TEST_F(binary, hostile_pass_on_i32)
+{
+	struct ttpu_command *c = section(self->image, TTPB_COMMANDS);
+
+	c[1].u.pass.b.buf = 3;	/* C, an i32 buffer */
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len, "commands[1]"));
+}
+
+TEST_F(binary, hostile_step_link)
+{
+	struct ttpu_step *s = section(self->image, TTPB_STEPS);
+
+	s[0].link = 1000;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len, "chain"));
+}
+
+TEST_F(binary, hostile_stage_jobs)
+{
+	struct ttpu_stage *st = section(self->image, TTPB_STAGES);
+	size_t n = ((struct ttpb_header *)self->image)->sections[TTPB_STAGES].count;
+
+	for (size_t i = 0; i < n; i++)
+		st[i].njobs += 1000;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len, "stage"));
+}
+
+TEST_F(binary, hostile_buffer_data)
+{
+	struct ttpb_buffer *b = section(self->image, TTPB_BUFFERS);
+
+	b[1].data = 1u << 20;	/* W's data, far past the data section */
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len, "\"W\": data"));
+}
+
+TEST_F(binary, hostile_tmp_index)
+{
+	uint32_t *t = section(self->image, TTPB_TMP_INDEX);
+
+	t[1] = 77;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len, "tmp tile"));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * program_binary.h - the compiled program file (.ttpb): a validated,
+ * planned program laid out so that loading maps it and checks it
+ *
+ * Documentation/ttpu-binary.rst describes the format for people. In short:
+ * a fixed header (magic, format version, byte-order mark, sizes, a
+ * checksum of the whole file), then a table of sections,
+ * each an array of fixed-size records at an 8-byte-aligned offset. The
+ * command and plan sections are the in-memory structs themselves (their
+ * record sizes are stated and must match the reader's), so a loaded
+ * program points into the mapping; only the buffer table and the name
+ * index are built at load time.
+ */
+#ifndef TTPU_PROGRAM_BINARY_H
+#define TTPU_PROGRAM_BINARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "program.h"
+
+#define TTPB_MAGIC "TTPB\0\r\n\x1a"	/* 8 bytes; catches text-mode mangling */
+#define TTPB_MAGIC_LEN 8
+#define TTPB_VERSION 1
+#define TTPB_BYTE_ORDER 0x01020304u	/* as written by the producer */
+
+enum ttpb_section_id {
+	TTPB_STRINGS,		/* char: NUL-terminated names */
+	TTPB_BUFFERS,		/* struct ttpb_buffer */
+	TTPB_DATA,		/* uint8_t: const data, each 8-byte aligned */
+	TTPB_INPUTS,		/* uint32_t buffer index */
+	TTPB_OUTPUTS,		/* uint32_t buffer index */
+	TTPB_COMMANDS,		/* struct ttpu_command */
+	TTPB_PASS_IDS,		/* int64_t, by pass slot */
+	TTPB_PASS_CMD,		/* uint32_t, by pass slot */
+	TTPB_MEASURED,		/* struct ttpu_estimate, exactly one */
+	TTPB_STAGES,		/* struct ttpu_stage */
+	TTPB_JOBS,		/* struct ttpu_job */
+	TTPB_LINKS,		/* struct ttpu_link */
+	TTPB_CHAINS,		/* struct ttpu_chain */
+	TTPB_STEPS,		/* struct ttpu_step */
+	TTPB_DEFERRED,		/* struct ttpu_deferred */
+	TTPB_TMP_INDEX,		/* uint32_t, by pass slot */
+	TTPB_NSECTIONS
+};
+
+struct ttpb_section {
+	uint64_t offset;	/* from the start of the file, 8-byte aligned */
+	uint64_t count;		/* records */
+	uint32_t record_size;	/* bytes per record */
+	uint32_t reserved;	/* 0 */
+};
+
+struct ttpb_header {
+	char magic[TTPB_MAGIC_LEN];
+	uint32_t version;	/* TTPB_VERSION */
+	uint32_t byte_order;	/* TTPB_BYTE_ORDER in the producer's order */
+	uint32_t header_size;	/* sizeof(struct ttpb_header) */
+	uint32_t nsections;	/* TTPB_NSECTIONS */
+	uint64_t file_size;
+	uint64_t checksum;	/* ttpb_checksum() of [header_size, file_size) */
+	uint32_t name;		/* program name: offset in STRINGS */
+	uint32_t reserved;	/* 0 */
+	uint64_t ntmp;		/* plan: deferred tmp tiles per run */
+	uint64_t max_stage_jobs;	/* plan: largest njobs of a stage */
+	struct ttpb_section sections[TTPB_NSECTIONS];
+};
+
+struct ttpb_buffer {
+	uint32_t name;		/* offset in STRINGS */
+	uint8_t dtype, kind, rank, reserved;
+	uint32_t rows, cols;
+	int32_t input_index;	/* position in INPUTS, or -1 */
+	uint64_t data;		/* const: offset in DATA; else 0 */
+};
+
+/* Bytes per record of each section, as this library lays them out. */
+extern const uint32_t ttpu_binary_record_sizes[TTPB_NSECTIONS];
+
+/* Whether @len bytes at @p start with the magic. */
+bool ttpu_binary_has_magic(const void *p, size_t len);
+
+/*
+ * The checksum of a @len-byte image: 64-bit FNV-1a over its 8-byte words
+ * in the producer's byte order (the tail zero-padded), the header's
+ * checksum field taken as 0. A word at a time, so that checking a file
+ * costs little next to mapping it.
+ */
+uint64_t ttpu_binary_checksum(const void *image, size_t len);
+
+/*
+ * Load a compiled program from @len bytes at @image (8-byte aligned),
+ * which the program then owns: @unmap says whether to munmap() it (else
+ * free()) when the program is freed, also on failure.
+ */
+int ttpu_binary_load(void *image, size_t len, bool unmap, ttpu_program **out,
+		     struct ttpu_error *err);
+
+/* ttpu_binary_load() of a copy of @len bytes at @data (the caller keeps them). */
+int ttpu_binary_load_copy(const void *data, size_t len, ttpu_program **out,
+			  struct ttpu_error *err);
+
+/*
+ * Map and load the file at @path if it starts with the magic: 0 (loaded),
+ * 1 (not a compiled program, or unreadable: the caller reads it as text
+ * and reports), or a negative ttpu_error_kind.
+ */
+int ttpu_binary_try_file(const char *path, ttpu_program **out, struct ttpu_error *err);
+
+/* ttpu_program_free() of a program ttpu_binary_load() made. */
+void ttpu_binary_free(ttpu_program *prog);
+
+#endif /* TTPU_PROGRAM_BINARY_H */
