@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "text_json_stream.h"
+#include "text_utf8.h"
 #include "util.h"
 
 int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
@@ -106,6 +107,7 @@ void ttpu_js_path(char *buf, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
+	ttpu_utf8_fix(buf, size);
 }
 
 static void skip_ws(struct ttpu_jstream *js)
@@ -210,25 +212,74 @@ static size_t count_members(struct json_object *obj)
 	return n;
 }
 
-/* Name/value separators in text[start, end), outside strings. */
-static size_t count_colons(const char *s, size_t start, size_t end)
+/* The 4 hex digits of a \u escape json-c has already accepted. */
+static unsigned int hex4(const char *s)
 {
+	unsigned int v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char c = s[i];
+
+		v = v * 16 + (unsigned int)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+/*
+ * One pass over text[start, end), a value json-c accepted: count the
+ * name/value separators outside strings (*@colons) and check the strings,
+ * which json-c takes byte for byte: each must be valid UTF-8 and name no
+ * lone surrogate ("\ud800" alone would come back as U+FFFD, a different
+ * name). Returns 0, or 1 (bad UTF-8) or 2 (lone surrogate) with *@bad
+ * the offset of the culprit.
+ */
+static int scan_value(const char *s, size_t start, size_t end, size_t *colons,
+		      size_t *bad)
+{
+	const unsigned char *u = (const unsigned char *)s;
 	bool in_str = false;
-	size_t n = 0, i;
+	size_t n = 0, i, len;
+	unsigned int cp;
 
 	for (i = start; i < end; i++) {
-		if (in_str) {
-			if (s[i] == '\\')
-				i++;
-			else if (s[i] == '"')
-				in_str = false;
+		if (!in_str) {
+			if (s[i] == '"')
+				in_str = true;
+			else if (s[i] == ':')
+				n++;
+			continue;
+		}
+		if (u[i] >= 0x80) {
+			len = ttpu_utf8_char_len(u + i, end - i);
+			if (!len) {
+				*bad = i;
+				return 1;
+			}
+			i += len - 1;
 		} else if (s[i] == '"') {
-			in_str = true;
-		} else if (s[i] == ':') {
-			n++;
+			in_str = false;
+		} else if (s[i] == '\\') {
+			if (s[++i] != 'u')
+				continue;
+			cp = hex4(s + i + 1);
+			if (cp >= 0xdc00 && cp <= 0xdfff) {
+				*bad = i - 1;
+				return 2;
+			}
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				if (end - i < 11 || s[i + 5] != '\\' || s[i + 6] != 'u' ||
+				    hex4(s + i + 7) < 0xdc00 || hex4(s + i + 7) > 0xdfff) {
+					*bad = i - 1;
+					return 2;
+				}
+				i += 6;		/* the low half, checked */
+			}
+			i += 4;
 		}
 	}
-	return n;
+	*colons = n;
+	return 0;
 }
 
 /*
@@ -285,7 +336,7 @@ int ttpu_js_value_raw(struct ttpu_jstream *js, const char *path,
 {
 	enum json_tokener_error jerr;
 	struct json_object *obj;
-	size_t avail, end;
+	size_t avail, end, bad;
 
 	*out = NULL;
 	skip_ws(js);
@@ -309,7 +360,18 @@ int ttpu_js_value_raw(struct ttpu_jstream *js, const char *path,
 		return ttpu_js_error_at(js, end, path, "malformed JSON: %s",
 					json_tokener_error_desc(jerr));
 	}
-	*colons = count_colons(js->text, js->pos, end);
+	switch (scan_value(js->text, js->pos, end, colons, &bad)) {
+	case 1:
+		json_object_put(obj);
+		return ttpu_js_error_at(js, bad, path,
+					"a string is not valid UTF-8 (byte 0x%02x)",
+					(unsigned char)js->text[bad]);
+	case 2:
+		json_object_put(obj);
+		return ttpu_js_error_at(js, bad, path,
+					"a string holds a lone UTF-16 surrogate (\\%.5s)",
+					js->text + bad + 1);
+	}
 	js->pos = end;
 	*out = obj;
 	return 0;
