@@ -47,14 +47,18 @@ bool cli_text_blank(const struct cli_text *text);
 /* ---- sink.c ------------------------------------------------------------ */
 
 /*
- * The response's destination. With a path, everything goes to a temporary
- * file beside it that replaces it only on cli_sink_commit(): a failed run
- * leaves no OUT, and never a truncated one in place of an existing OUT.
+ * The response's destination. With a path to a regular file (or to a
+ * symlink to one, or to nothing yet), everything goes to a temporary file
+ * beside the final target that replaces it only on cli_sink_commit(): a
+ * failed run leaves no OUT, and never a truncated one in place of an
+ * existing OUT. A FIFO or character device is written in place.
  */
 struct cli_sink {
 	FILE *f;
 	const char *path;	/* NULL: stdout */
+	char *target;		/* path with its symlinks followed */
 	char *tmp_path;
+	bool in_place;		/* a FIFO, a character device, a descriptor */
 	char *buf;
 	bool failed;		/* a write to f failed: write nothing more there */
 };
