@@ -45,7 +45,12 @@ static void usage(FILE *f)
 		"  -i, --inputs FILE   the inputs {NAME: values, ...} (file mode only;\n"
 		"                      not needed when the program has no inputs)\n"
 		"  -o, --output FILE   write the response to FILE, atomically: FILE is\n"
-		"                      replaced only by a complete response, never on failure\n"
+		"                      replaced only by a complete response, never on failure;\n"
+		"                      a symlink is followed (its target replaced, the link\n"
+		"                      kept), a FIFO or character device is written in place,\n"
+		"                      any other kind of node is refused\n"
+		"  -m, --max-input SIZE  refuse documents larger than SIZE bytes (K, M or G\n"
+		"                      suffix; default 1G, or $TTPU_TEXT_MAX)\n"
 		"  -e, --engine ENGINE ");
 	/* The library's engine table, so a new engine needs no edit here. */
 	for (int c = 1; ttpu_engine_choice_name((enum ttpu_engine_choice)c); c++)
@@ -75,6 +80,7 @@ static void usage(FILE *f)
 static const struct option long_options[] = {
 	{ "inputs", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "max-input", required_argument, NULL, 'm' },
 	{ "engine", required_argument, NULL, 'e' },
 	{ "device", required_argument, NULL, 'd' },
 	{ "check", no_argument, NULL, 'c' },
@@ -116,7 +122,7 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	int opt, ret;
 
 	opterr = 0;	/* every complaint is one UsageError line */
-	while ((opt = getopt_long(argc, argv, ":i:o:e:d:csShV", long_options,
+	while ((opt = getopt_long(argc, argv, ":i:o:m:e:d:csShV", long_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -124,6 +130,11 @@ static int parse_args(struct cli *c, int argc, char **argv,
 			break;
 		case 'o':
 			c->output = optarg;
+			break;
+		case 'm':
+			ret = ttpu_text_limit_set(optarg, err);
+			if (ret)
+				return ret;
 			break;
 		case 'e':
 			ret = ttpu_engine_choice_parse(optarg, &c->engine, err);

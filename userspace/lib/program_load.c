@@ -71,10 +71,10 @@ static int load_text(const char *text, size_t len, bool positions,
 	int ret;
 
 	*out = NULL;
-	if (len > TTPU_TEXT_MAX)
+	if (len > ttpu_text_limit())
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
-				      "program text of %zu bytes is larger than the %zu-byte limit",
-				      len, TTPU_TEXT_MAX);
+				      "program text of %zu bytes is larger than the %zu-byte input limit",
+				      len, ttpu_text_limit());
 	ret = ttpu_js_init(&js, text, len, TTPU_SCHEMA_ERROR, err);
 	if (ret)
 		return ret;

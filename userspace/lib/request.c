@@ -68,10 +68,10 @@ int ttpu_request_load_buffer(const char *text, size_t len, ttpu_program **prog_o
 		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_request_load_buffer: NULL argument");
 	*prog_out = NULL;
 	*inputs_out = NULL;
-	if (len > TTPU_TEXT_MAX)
+	if (len > ttpu_text_limit())
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
-				      "request of %zu bytes is larger than the %zu-byte limit",
-				      len, TTPU_TEXT_MAX);
+				      "request of %zu bytes is larger than the %zu-byte input limit",
+				      len, ttpu_text_limit());
 	ret = ttpu_js_init(&js, text, len, TTPU_SCHEMA_ERROR, err);
 	if (ret)
 		return ret;
