@@ -195,9 +195,10 @@ int ttpu_inputs_read_object(ttpu_inputs *in, struct ttpu_jstream *js,
 		}
 		seen[b->input_index] = true;
 		ttpu_js_path(ipath, sizeof(ipath), "%s.%s", path, b->name);
-		ret = ttpu_js_int_list(js, ipath, ttpu_dtype_min(b->dtype),
-				       ttpu_dtype_max(b->dtype),
-				       b->dtype == TTPU_DTYPE_I8 ? "i8" : "i32", &l);
+		ret = ttpu_js_int_list_shaped(js, ipath, ttpu_dtype_min(b->dtype),
+					      ttpu_dtype_max(b->dtype),
+					      b->dtype == TTPU_DTYPE_I8 ? "i8" : "i32",
+					      b->rank, b->rows, b->cols, &l);
 		if (ret) {
 			ttpu_error_at_buffer(js->err, b->name);
 			break;

@@ -211,12 +211,13 @@ static int read_buffer(struct ttpu_loader *L, const char *name, size_t len)
 			b->has_kind = true;
 			break;
 		case B_DATA:
-			/* The dtype, when already known, bounds values early. */
-			ret = ttpu_js_int_list(L->js, path,
-					       b->has_dtype ? ttpu_dtype_min(b->dtype) : INT32_MIN,
-					       b->has_dtype ? ttpu_dtype_max(b->dtype) : INT32_MAX,
-					       b->has_dtype ? dtype_name(b->dtype) : "i32",
-					       &b->data);
+			/* The dtype and shape, when already known, bound it early. */
+			ret = ttpu_js_int_list_shaped(L->js, path,
+						      b->has_dtype ? ttpu_dtype_min(b->dtype) : INT32_MIN,
+						      b->has_dtype ? ttpu_dtype_max(b->dtype) : INT32_MAX,
+						      b->has_dtype ? dtype_name(b->dtype) : "i32",
+						      b->has_shape ? b->rank : 0,
+						      b->dims[0], b->dims[1], &b->data);
 			b->has_data = !ret;
 			break;
 		}

@@ -597,9 +597,64 @@ static int check_value(struct ttpu_jstream *js, const char *path,
 	return 0;
 }
 
+/*
+ * The offset of the first element beyond @max in the array at text[@at]
+ * (a row about to be parsed), or 0 when it has @max elements or fewer:
+ * a byte scan, so a row of a million elements for a shape of four costs
+ * no parse and no memory. Malformed text is left to json-c.
+ */
+static size_t row_overflow(const char *s, size_t at, size_t end, uint64_t max)
+{
+	uint64_t n = 0;
+	bool in_str = false, empty = true;
+	int depth = 0;
+	size_t i;
+
+	for (i = at; i < end; i++) {
+		char c = s[i];
+
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if (depth == 1 && c != ']' && c != ',' && empty) {
+			empty = false;
+			if (++n > max)
+				return i;
+		}
+		if (c == '"') {
+			in_str = true;
+		} else if (c == '[' || c == '{') {
+			depth++;
+		} else if (c == ']' || c == '}') {
+			if (--depth <= 0)
+				return 0;
+		} else if (c == ',' && depth == 1) {
+			empty = true;
+		}
+	}
+	return 0;
+}
+
 int ttpu_js_int_list(struct ttpu_jstream *js, const char *path, int64_t lo,
 		     int64_t hi, const char *dtype, struct ttpu_int_list *out)
 {
+	return ttpu_js_int_list_shaped(js, path, lo, hi, dtype, 0, 0, 0, out);
+}
+
+int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
+			    int64_t lo, int64_t hi, const char *dtype,
+			    int rank, uint64_t rows, uint64_t cols,
+			    struct ttpu_int_list *out)
+{
+	unsigned long long r = rows, n = cols;
+	char where[TTPU_ERROR_NAME_MAX + 24];
+	size_t extra;
 	struct json_object *obj = NULL;
 	bool first = true;
 	size_t i, len;
@@ -611,6 +666,39 @@ int ttpu_js_int_list(struct ttpu_jstream *js, const char *path, int64_t lo,
 	out->offset = js->elem_start;
 	while (!ret && (ret = ttpu_js_array_next(js, path, &first)) > 0) {
 		c = ttpu_js_peek(js);
+		/* A known shape: the first element too many is the error. */
+		if (c == '[' && rank == 1) {
+			ret = ttpu_js_error_at(js, out->offset, path,
+					       "expected a flat list of %llu integers (shape [%llu]), got a list of lists",
+					       n, n);
+			break;
+		}
+		if (c == '[' && rank == 2 && out->nrows == rows) {
+			ret = ttpu_js_error_at(js, js->pos, path,
+					       "expected %llu rows (shape [%llu, %llu]), got more",
+					       r, r, n);
+			break;
+		}
+		if (c == '[' && rank == 2 &&
+		    (extra = row_overflow(js->text, js->pos, js->len, cols))) {
+			ttpu_js_path(where, sizeof(where), "%s[%zu]", path, out->nrows);
+			ret = ttpu_js_error_at(js, extra, where,
+					       "expected %llu integers (shape [%llu, %llu]), got more",
+					       n, r, n);
+			break;
+		}
+		if (c != '[' && rank == 2) {
+			ret = ttpu_js_error_at(js, out->offset, path,
+					       "expected %llu rows of %llu integers (shape [%llu, %llu]), got a flat list",
+					       r, n, r, n);
+			break;
+		}
+		if (c != '[' && rank == 1 && out->n == cols) {
+			ret = ttpu_js_error_at(js, js->pos, path,
+					       "expected %llu integers (shape [%llu]), got more",
+					       n, n);
+			break;
+		}
 		ret = ttpu_js_value(js, path, &obj);
 		if (ret)
 			break;

@@ -143,6 +143,16 @@ struct ttpu_int_list {
  */
 int ttpu_js_int_list(struct ttpu_jstream *js, const char *path, int64_t lo,
 		     int64_t hi, const char *dtype, struct ttpu_int_list *out);
+/*
+ * The same when the shape is already known (@rank 1: [@cols]; 2: [@rows,
+ * @cols]): the first row or element too many is the error, before it is
+ * parsed, so memory and time stay bounded by the shape. Fewer elements
+ * than the shape are left to ttpu_js_int_list_shape().
+ */
+int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
+			    int64_t lo, int64_t hi, const char *dtype,
+			    int rank, uint64_t rows, uint64_t cols,
+			    struct ttpu_int_list *out);
 void ttpu_int_list_free(struct ttpu_int_list *l);
 /* @l must have the layout of shape [@cols] (@rank 1) or [@rows, @cols]. */
 int ttpu_js_int_list_shape(struct ttpu_jstream *js, const char *path,
