@@ -110,6 +110,9 @@ int ttpu_request_load_buffer(const char *text, size_t len, ttpu_program **prog_o
 		ret = ttpu_js_end(&js);
 	if (!ret && !have_prog)
 		ret = ttpu_js_error_at(&js, 0, "request", "missing key \"program\"");
+	/* The protocol (and the schema) want "inputs", even when it is {}. */
+	if (!ret && !have_inputs)
+		ret = ttpu_js_error_at(&js, 0, "request", "missing key \"inputs\"");
 	js.kind = TTPU_INPUT_ERROR;
 	for (i = 0; !ret && i < npending; i++) {
 		char path[TTPU_ERROR_NAME_MAX];
