@@ -473,6 +473,84 @@ TEST(input_limit_option)
 	proc_result_free(&r);
 }
 
+/* tiny.json with @pad bytes of white space inside its commands list. */
+static char *padded_tiny(struct __test_metadata *_metadata, size_t pad)
+{
+	char *text = test_slurp(cli_data("tiny.json"), NULL), *at, *s;
+	size_t head, len;
+
+	ASSERT_NE(NULL, text);
+	at = strstr(text, "\"commands\": [");
+	ASSERT_NE(NULL, at);
+	head = (size_t)(at - text) + strlen("\"commands\": [");
+	len = strlen(text);
+	s = malloc(len + pad + 1);
+	ASSERT_NE(NULL, s);
+	memcpy(s, text, head);
+	memset(s + head, ' ', pad);
+	memcpy(s + head + pad, text + head, len - head + 1);
+	free(text);
+	return s;
+}
+
+/*
+ * A program file and a request on stdin are parsed as they are read:
+ * 64 MiB of white space costs no memory, and an error after it still
+ * points at its line and column.
+ */
+TEST(text_is_not_held_in_memory)
+{
+	const size_t pad = 64u << 20;
+	char *text, *req, *dir = NULL, *path, *req_path;
+	const char *args[] = { "/bin/sh", "-c", "exec \"$0\" --check < \"$1\"",
+			       proc_ttpu_path(), NULL, NULL };
+	struct proc_result r;
+	struct rusage ru;
+
+	if (sanitized())
+		SKIP(return, "peak RSS means nothing under ASan");
+	text = padded_tiny(_metadata, pad);
+	path = put_file(_metadata, &dir, "padded.json", text, strlen(text));
+	ASSERT_LE(0, asprintf(&req, "{\"inputs\": {}, \"program\": %s}", text));
+	req_path = put_file(_metadata, &dir, "request.json", req, strlen(req));
+	/* A child's peak RSS counts what it shared with this process before exec. */
+	free(req);
+	free(text);
+	RUN_CLI(&r, NULL, path, "--check");
+	check_ok(_metadata, &r);
+	proc_result_free(&r);
+	args[4] = req_path;
+	ASSERT_EQ(0, proc_run(args, NULL, &r));
+	check_error(_metadata, &r, "InputError", 1);	/* A is missing: all was read */
+	proc_result_free(&r);
+	ASSERT_EQ(0, getrusage(RUSAGE_CHILDREN, &ru));
+	ASSERT_LT(ru.ru_maxrss, 16 * 1024) TH_LOG("peak RSS %ld KiB", ru.ru_maxrss);
+	free(req_path);
+	free(path);
+	cli_rmdir(dir);
+}
+
+/* An error found at the end, in a command far behind the reader's window. */
+TEST(late_error_points_at_its_command)
+{
+	char *text = padded_tiny(_metadata, 4u << 20), *dir = NULL, *path, *bad;
+	struct proc_result r;
+
+	bad = cli_replace(text, "\"a\": {\"buf\": \"A\"", "\"a\": {\"buf\": \"Z\"");
+	ASSERT_NE(NULL, bad);
+	path = put_file(_metadata, &dir, "late.json", bad, strlen(bad));
+	RUN_CLI(&r, NULL, path, "--check");
+	check_error(_metadata, &r, "SchemaError", 1);
+	/* tiny.json's pass is on line 13, 5 columns in; 4 MiB of spaces before it on line 12. */
+	ASSERT_EQ(13, json_object_get_int64(test_json_get(r.json, "error.line"))) TH_LOG("%s", r.out);
+	ASSERT_EQ(5, json_object_get_int64(test_json_get(r.json, "error.column"))) TH_LOG("%s", r.out);
+	proc_result_free(&r);
+	free(path);
+	free(bad);
+	free(text);
+	cli_rmdir(dir);
+}
+
 /* "[ROW, ROW, ...]" of @rows rows "[1,2,3,4]" for input A of tiny.json. */
 static char *many_rows(const char *prefix, size_t rows, const char *suffix,
 		       size_t *len)

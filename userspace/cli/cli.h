@@ -3,7 +3,6 @@
  * cli.h - pieces of ttpu-run shared between its files
  *
  * ttpu-run.c: options and the request -> response flow.
- * text.c:     reading a whole document (file or stdin) into memory.
  * sink.c:     where the response goes: stdout, or OUT written atomically.
  * report.c:   errors (JSON on stdout, one line on stderr, exit status) and
  *             the --stats summary.
@@ -28,21 +27,6 @@ enum cli_exit {
 	CLI_EXIT_USAGE = 2,	/* UsageError */
 	CLI_EXIT_SYSTEM = 3,	/* DeviceError, SystemError */
 };
-
-/* ---- text.c ------------------------------------------------------------ */
-
-/* A whole document. */
-struct cli_text {
-	char *data;
-	size_t len;
-};
-
-/* Read all of @path, or of stdin when @path is NULL. */
-int cli_text_read(const char *path, struct cli_text *text,
-		  struct ttpu_error *err);
-void cli_text_free(struct cli_text *text);
-/* Whether @text holds nothing but JSON whitespace. */
-bool cli_text_blank(const struct cli_text *text);
 
 /* ---- sink.c ------------------------------------------------------------ */
 
@@ -77,8 +61,7 @@ bool cli_sink_stdout_usable(const struct cli_sink *sink);
 /* ---- report.c ---------------------------------------------------------- */
 
 enum cli_phase {
-	CLI_PHASE_READ,		/* reading the documents */
-	CLI_PHASE_LOAD,		/* parse + validate + plan */
+	CLI_PHASE_LOAD,		/* read (in chunks, while parsed) + validate + plan */
 	CLI_PHASE_OPEN,		/* opening the engine */
 	CLI_PHASE_RUN,
 	CLI_PHASE_OUTPUT,

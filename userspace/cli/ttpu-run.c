@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -190,30 +191,23 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	return 0;
 }
 
-/* Load the program and its inputs, from a request or from files. */
+/*
+ * Load the program and its inputs, from a request or from files. Each
+ * document is read in chunks while it is parsed: memory follows the
+ * program, not the size of its text.
+ */
 static int load(struct cli *c, ttpu_program **prog, ttpu_inputs **in,
 		struct ttpu_error *err)
 {
-	struct cli_text text = { 0 };
 	uint64_t mark = cli_now_ns();
 	int ret;
 
-	ret = cli_text_read(c->program, &text, err);
-	cli_times_add(&c->times, CLI_PHASE_READ, &mark);
-	if (ret)
-		return ret;
 	if (!c->program) {
-		if (cli_text_blank(&text))
-			ret = ttpu_error_set(err, TTPU_SCHEMA_ERROR,
-					     "empty request on stdin: expected {\"program\": ..., \"inputs\": ...}");
-		else
-			ret = ttpu_request_load_buffer(text.data, text.len, prog, in, err);
-		cli_text_free(&text);
+		ret = ttpu_request_load_fd(STDIN_FILENO, "stdin", prog, in, err);
 		cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
 		return ret;
 	}
-	ret = ttpu_program_load_buffer(text.data, text.len, prog, err);
-	cli_text_free(&text);
+	ret = ttpu_program_load_file(c->program, prog, err);
 	cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
 	if (ret)
 		return ret;
@@ -231,12 +225,7 @@ static int load(struct cli *c, ttpu_program **prog, ttpu_inputs **in,
 				      ttpu_program_input_count(*prog),
 				      ttpu_program_input_name(*prog, 0));
 	}
-	ret = cli_text_read(c->inputs, &text, err);
-	cli_times_add(&c->times, CLI_PHASE_READ, &mark);
-	if (ret)
-		return ret;
-	ret = ttpu_inputs_parse(*in, text.data, text.len, err);
-	cli_text_free(&text);
+	ret = ttpu_inputs_load_file(*in, c->inputs, err);
 	cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
 	return ret;
 }

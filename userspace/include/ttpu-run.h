@@ -191,7 +191,11 @@ typedef struct ttpu_program ttpu_program;
  */
 TTPU_API int ttpu_program_load_buffer(const char *json, size_t len,
 				      ttpu_program **out, struct ttpu_error *err);
-/** ttpu_program_load_file() - ttpu_read_file(), then ttpu_program_load_buffer() */
+/**
+ * ttpu_program_load_file() - load a program file, as
+ * ttpu_program_load_buffer() does, reading it in chunks while it is
+ * parsed: memory follows the program, not its text
+ */
 TTPU_API int ttpu_program_load_file(const char *path, ttpu_program **out,
 				    struct ttpu_error *err);
 /**
@@ -259,6 +263,25 @@ TTPU_API int ttpu_request_load_buffer(const char *json, size_t len,
 				      ttpu_program **prog,
 				      ttpu_inputs **inputs,
 				      struct ttpu_error *err);
+/**
+ * ttpu_request_load_fd() - load a request read from @fd, as
+ * ttpu_request_load_buffer() does
+ * @fd: a file, pipe or terminal, read to its end in chunks while it is
+ *      parsed (not closed): memory follows the program, not the text
+ * @what: names the source in messages ("stdin")
+ * @prog_out: receives the program
+ * @inputs_out: receives its inputs
+ * @err: filled on failure, or NULL
+ *
+ * A text longer than ttpu_text_limit() is a UsageError, found while
+ * reading; an empty or blank one a SchemaError "empty request on @what".
+ *
+ * Return: 0, or a negative error kind with both outputs NULL.
+ */
+TTPU_API int ttpu_request_load_fd(int fd, const char *what,
+				  ttpu_program **prog_out,
+				  ttpu_inputs **inputs_out,
+				  struct ttpu_error *err);
 
 /* ---- engines ----------------------------------------------------------- */
 

@@ -121,25 +121,3 @@ void ttpu_error_at_element(struct ttpu_error *err, long element, long row,
 	err->row = row;
 	err->col = col;
 }
-
-void ttpu_error_at_text(struct ttpu_error *err, const char *text, size_t len,
-			size_t offset)
-{
-	long line = 1, column = 1;
-	size_t i;
-
-	if (!err || !text)
-		return;
-	if (offset > len)
-		offset = len;
-	for (i = 0; i < offset; i++) {
-		if (text[i] == '\n') {
-			line++;
-			column = 1;
-		} else {
-			column++;
-		}
-	}
-	err->line = line;
-	err->column = column;
-}

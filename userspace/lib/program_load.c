@@ -8,8 +8,11 @@
  * final struct ttpu_program, plan.c groups its commands into stages. A
  * loaded program is immutable: runs share it.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -63,11 +66,28 @@ int ttpu_loader_load(struct ttpu_loader *L, const char *path)
 	return ret;
 }
 
+/* The program that is the whole of @js's text; @js is finished here. */
+static int load_stream(struct ttpu_jstream *js, ttpu_program **out)
+{
+	struct ttpu_loader L;
+	int ret;
+
+	ret = ttpu_loader_init(&L, js, js->err);
+	if (!ret)
+		ret = ttpu_loader_load(&L, "");
+	if (!ret)
+		ret = ttpu_js_end(js);
+	if (!ret)
+		*out = L.prog;
+	ttpu_loader_fini(&L, !ret);
+	ttpu_js_fini(js);
+	return ret;
+}
+
 static int load_text(const char *text, size_t len, bool positions,
 		     ttpu_program **out, struct ttpu_error *err)
 {
 	struct ttpu_jstream js;
-	struct ttpu_loader L;
 	int ret;
 
 	*out = NULL;
@@ -76,19 +96,12 @@ static int load_text(const char *text, size_t len, bool positions,
 				      "program text of %zu bytes is larger than the %zu-byte input limit",
 				      len, ttpu_text_limit());
 	ret = ttpu_js_init(&js, text, len, TTPU_SCHEMA_ERROR, err);
-	if (ret)
+	if (ret) {
+		ttpu_js_fini(&js);
 		return ret;
+	}
 	js.positions = positions;
-	ret = ttpu_loader_init(&L, &js, err);
-	if (!ret)
-		ret = ttpu_loader_load(&L, "");
-	if (!ret)
-		ret = ttpu_js_end(&js);
-	if (!ret)
-		*out = L.prog;
-	ttpu_loader_fini(&L, !ret);
-	ttpu_js_fini(&js);
-	return ret;
+	return load_stream(&js, out);
 }
 
 int ttpu_program_load_buffer(const char *json, size_t len, ttpu_program **out,
@@ -129,19 +142,23 @@ int ttpu_program_load_json(struct json_object *obj, ttpu_program **out,
 int ttpu_program_load_file(const char *path, ttpu_program **out,
 			   struct ttpu_error *err)
 {
-	size_t len;
-	char *text;
-	int ret;
+	struct ttpu_jstream js;
+	int fd, ret;
 
 	ttpu_error_clear(err);
 	if (!out || !path)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				      "ttpu_program_load_file: %s is NULL", out ? "path" : "out");
 	*out = NULL;
-	ret = ttpu_read_file(path, &text, &len, err);
-	if (ret)
-		return ret;
-	ret = load_text(text, len, true, out, err);
-	free(text);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ttpu_error_sys(err, errno, "cannot open %s", path);
+	/* Read in chunks as it is parsed: memory follows the program, not its text. */
+	ret = ttpu_js_init_fd(&js, fd, path, TTPU_SCHEMA_ERROR, err);
+	if (!ret)
+		ret = load_stream(&js, out);
+	else
+		ttpu_js_fini(&js);
+	close(fd);
 	return ret;
 }

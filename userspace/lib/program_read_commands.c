@@ -431,7 +431,7 @@ int ttpu_loader_read_commands(struct ttpu_loader *L)
 			}
 			L->cmd_offset_cap = L->cmds_cap;
 		}
-		L->cmd_offset[p->ncmds] = (uint32_t)L->js->elem_start;
+		L->cmd_offset[p->ncmds] = ttpu_js_mark_elem(L->js);
 		ret = convert_command(L, p->ncmds, obj, colons, &p->cmds[p->ncmds]);
 		json_object_put(obj);
 		if (!ret)
