@@ -28,7 +28,7 @@ import random
 import subprocess
 import sys
 
-from jsonschema import Draft202012Validator
+from check_schema import report, validator
 
 NULL = object()     # a mutation that sets JSON null (None means "no value")
 
@@ -41,12 +41,6 @@ SEMANTIC_KEYS = {"buf", "a", "b", "dst", "src", "bias", "inputs", "outputs",
                  "passes", "passes_skipped", "rtl_cycles", "useful_macs",
                  "capacity_macs", "utilization", "name", "pass", "id",
                  "r", "c", "shape", "kind", "dtype"}
-
-
-def validator(schema, kind):
-    root = {"$schema": schema["$schema"], "$defs": schema["$defs"],
-            "$ref": "#/$defs/" + kind}
-    return Draft202012Validator(root)
 
 
 def paths(doc, prefix=()):
@@ -220,13 +214,7 @@ def main():
         for what, doc in req_muts:
             compare("%s request: %s" % (base, what), doc, True)
 
-    print("TAP version 13")
-    print("1..%d" % len(results))
-    failed = 0
-    for n, (ok, text) in enumerate(results, 1):
-        print("%sok %d %s" % ("" if ok else "not ", n, text))
-        failed += not ok
-    return 1 if failed else 0
+    return report(results)
 
 
 if __name__ == "__main__":

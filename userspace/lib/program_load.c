@@ -20,6 +20,7 @@
 #include "plan.h"
 #include "program_load.h"
 #include "program_pass_map.h"
+#include "util.h"
 
 int ttpu_loader_init(struct ttpu_loader *L, struct ttpu_jstream *js,
 		     struct ttpu_error *err)
@@ -54,11 +55,38 @@ void ttpu_loader_fini(struct ttpu_loader *L, bool keep_prog)
 	L->prog = NULL;
 }
 
+/*
+ * The arrays grew by doubling while the commands streamed in: give the
+ * slack (up to half of each) back before validation and planning add
+ * their own, so a program costs its size, not twice it. A failed shrink
+ * keeps the larger array.
+ */
+static void loader_trim(struct ttpu_loader *L)
+{
+	struct ttpu_program *p = L->prog;
+
+	if (p->ncmds && p->ncmds < L->cmds_cap &&
+	    !ttpu_resize(&p->cmds, p->ncmds, sizeof(*p->cmds)))
+		L->cmds_cap = p->ncmds;
+	if (p->ncmds && p->ncmds < L->cmd_offset_cap &&
+	    !ttpu_resize(&L->cmd_offset, p->ncmds, sizeof(*L->cmd_offset)))
+		L->cmd_offset_cap = p->ncmds;
+	if (p->npasses && p->npasses < L->passes_cap &&
+	    !ttpu_resize(&p->pass_ids, p->npasses, sizeof(*p->pass_ids)))
+		L->passes_cap = p->npasses;
+	if (p->npasses && p->npasses < L->pass_aux_cap &&
+	    !ttpu_resize(&p->pass_cmd, p->npasses, sizeof(*p->pass_cmd)) &&
+	    !ttpu_resize(&L->consumer, p->npasses, sizeof(*L->consumer)))
+		L->pass_aux_cap = p->npasses;
+}
+
 /* Streamed, then checked as a whole, then planned: loading ends with a plan. */
 int ttpu_loader_load(struct ttpu_loader *L, const char *path)
 {
 	int ret = ttpu_loader_read(L, path);
 
+	if (!ret)
+		loader_trim(L);
 	if (!ret)
 		ret = ttpu_loader_finish(L);
 	if (!ret)
