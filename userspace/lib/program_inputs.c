@@ -250,10 +250,8 @@ int ttpu_inputs_parse(ttpu_inputs *in, const char *json, size_t len,
 	if (!in || !json)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_inputs_parse: NULL argument");
 	ret = ttpu_js_init(&js, json, len, TTPU_INPUT_ERROR, err);
-	if (ret) {
-		ttpu_js_fini(&js);
+	if (ret)
 		return ret;
-	}
 	return inputs_read_stream(in, &js);
 }
 
@@ -272,8 +270,6 @@ int ttpu_inputs_load_file(ttpu_inputs *in, const char *path,
 	ret = ttpu_js_init_fd(&js, fd, path, TTPU_INPUT_ERROR, err);
 	if (!ret)
 		ret = inputs_read_stream(in, &js);
-	else
-		ttpu_js_fini(&js);
 	close(fd);
 	return ret;
 }

@@ -124,10 +124,8 @@ static int load_text(const char *text, size_t len, bool positions,
 				      "program text of %zu bytes is larger than the %zu-byte input limit",
 				      len, ttpu_text_limit());
 	ret = ttpu_js_init(&js, text, len, TTPU_SCHEMA_ERROR, err);
-	if (ret) {
-		ttpu_js_fini(&js);
+	if (ret)
 		return ret;
-	}
 	js.positions = positions;
 	return load_stream(&js, out);
 }
@@ -185,8 +183,6 @@ int ttpu_program_load_file(const char *path, ttpu_program **out,
 	ret = ttpu_js_init_fd(&js, fd, path, TTPU_SCHEMA_ERROR, err);
 	if (!ret)
 		ret = load_stream(&js, out);
-	else
-		ttpu_js_fini(&js);
 	close(fd);
 	return ret;
 }

@@ -147,10 +147,8 @@ int ttpu_request_load_buffer(const char *text, size_t len, ttpu_program **prog_o
 				      "request of %zu bytes is larger than the %zu-byte input limit",
 				      len, ttpu_text_limit());
 	ret = ttpu_js_init(&js, text, len, TTPU_SCHEMA_ERROR, err);
-	if (ret) {
-		ttpu_js_fini(&js);
+	if (ret)
 		return ret;
-	}
 	return request_load(&js, prog_out, inputs_out);
 }
 
@@ -167,13 +165,13 @@ int ttpu_request_load_fd(int fd, const char *what, ttpu_program **prog_out,
 	*inputs_out = NULL;
 	/* Read in chunks as it is parsed: memory follows the program, not its text. */
 	ret = ttpu_js_init_fd(&js, fd, what, TTPU_SCHEMA_ERROR, err);
-	if (!ret && ttpu_js_peek(&js) == -1 && !js.read_error)
-		ret = ttpu_error_set(err, TTPU_SCHEMA_ERROR,
-				     "empty request on %s: expected {\"program\": ..., \"inputs\": ...}",
-				     what);
-	if (ret) {
-		ttpu_js_fini(&js);
+	if (ret)
 		return ret;
+	if (ttpu_js_peek(&js) == -1 && !js.read_error) {
+		ttpu_js_fini(&js);
+		return ttpu_error_set(err, TTPU_SCHEMA_ERROR,
+				      "empty request on %s: expected {\"program\": ..., \"inputs\": ...}",
+				      what);
 	}
 	return request_load(&js, prog_out, inputs_out);
 }

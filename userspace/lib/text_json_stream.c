@@ -66,12 +66,15 @@ int ttpu_js_init_fd(struct ttpu_jstream *js, int fd, const char *what,
 	js->limit = ttpu_text_limit();
 	/* A file known to be too long is refused before a byte is read. */
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > js->limit)
-		return ttpu_error_set(err, TTPU_USAGE_ERROR,
-				      "%s: %lld bytes is larger than the %zu-byte input limit",
-				      what, (long long)st.st_size, js->limit);
-	js->buf = malloc(JS_CHUNK);
-	if (!js->buf)
-		return ttpu_error_nomem(err, "reading a document");
+		ret = ttpu_error_set(err, TTPU_USAGE_ERROR,
+				     "%s: %lld bytes is larger than the %zu-byte input limit",
+				     what, (long long)st.st_size, js->limit);
+	else if (!(js->buf = malloc(JS_CHUNK)))
+		ret = ttpu_error_nomem(err, "reading a document");
+	if (ret) {
+		ttpu_js_fini(js);
+		return ret;
+	}
 	js->cap = JS_CHUNK;
 	js->text = js->buf;
 	return 0;

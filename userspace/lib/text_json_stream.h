@@ -71,7 +71,10 @@ struct ttpu_jstream {
  */
 int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
 		 enum ttpu_error_kind kind, struct ttpu_error *err);
-/* The same, reading @fd (not closed) in chunks; @what names it in messages. */
+/*
+ * The same, reading @fd (not closed) in chunks; @what names it in
+ * messages. On failure @js needs no ttpu_js_fini().
+ */
 int ttpu_js_init_fd(struct ttpu_jstream *js, int fd, const char *what,
 		    enum ttpu_error_kind kind, struct ttpu_error *err);
 
