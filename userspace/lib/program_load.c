@@ -89,8 +89,17 @@ int ttpu_loader_load(struct ttpu_loader *L, const char *path)
 		loader_trim(L);
 	if (!ret)
 		ret = ttpu_loader_finish(L);
-	if (!ret)
+	if (!ret) {
+		/* What only reading and validation needed goes before the plan comes. */
+		free(L->cmd_offset);
+		free(L->consumer);
+		ttpu_pass_map_free(L->pass_map);
+		L->cmd_offset = NULL;
+		L->consumer = NULL;
+		L->pass_map = NULL;
+		L->cmd_offset_cap = L->pass_aux_cap = 0;
 		ret = ttpu_plan_build(L->prog, &L->prog->plan, L->err);
+	}
 	return ret;
 }
 
