@@ -7,6 +7,10 @@
 #   known-bad programs the schema must reject. One TAP line per check.
 # check-gen: generated programs (expected results computed on whole
 #   matrices) replayed in Python and run through ttpu-run, compared exactly.
+# check-differential: the schema and `ttpu-run --check` must agree on the
+#   test programs, generated ones and their mutations (types swapped,
+#   nulls, missing and unknown keys, values at their bounds), as programs
+#   and as requests (tests/gen/check_differential.py).
 # examples: regenerate examples/mlp*.json (committed; the demo runs them).
 
 PYTHON3     := /usr/bin/python3
@@ -16,8 +20,8 @@ GEN_DIR      = $(BUILD)/gen
 EXAMPLE_ARGS := mlp --name mlp --batch 2 --dims 16,12,4 --bias 1,1 --relu 1,0 \
                 --chain narrow --seed 2024
 
-CHECK_TARGETS += check-schema check-gen
-.PHONY: check-schema check-gen examples
+CHECK_TARGETS += check-schema check-gen check-differential
+.PHONY: check-schema check-gen check-differential examples
 
 # Generated programs for the schema check: each epilogue mode and chain,
 # skip-zero-passes, and a RangeError program.
@@ -45,6 +49,22 @@ check-gen: $(TTPU_RUN)
 		$(GEN_DIR)/cross > $(RESULTS)/gen.log 2>&1 || status=$$?; \
 	grep -v '^ok ' $(RESULTS)/gen.log || true; \
 	scripts/tally gen $(RESULTS)/gen.log $(RESULTS) && [ $$status -eq 0 ]
+
+check-differential: $(TTPU_RUN)
+	@mkdir -p $(RESULTS) $(GEN_DIR)/differential
+	@set -e; d=$(GEN_DIR)/differential; \
+	$(TTPU_GEN) mlp --epilogue fused --chain narrow --bias 1,1 --relu 1,0 \
+		--batch 3 --dims 9,7,6 --program $$d/mlp-fused.json; \
+	$(TTPU_GEN) mlp --epilogue host --chain input --batch 2 --dims 5,6 \
+		--program $$d/mlp-host.json; \
+	$(TTPU_GEN) mlp --skip-zero --zero-blocks 0.4 --batch 5 --dims 13,10,7 \
+		--program $$d/mlp-skip.json
+	@status=0; $(PYTHON3) tests/gen/check_differential.py $(TTPU_RUN) $(TTPU_SCHEMA) \
+		$(GEN_DIR)/differential/work $$(find tests -path '*/data/*.json' | sort) \
+		examples/*.json $(GEN_DIR)/differential/*.json \
+		> $(RESULTS)/differential.log 2>&1 || status=$$?; \
+	grep -v '^ok ' $(RESULTS)/differential.log || true; \
+	scripts/tally differential $(RESULTS)/differential.log $(RESULTS) && [ $$status -eq 0 ]
 
 examples:
 	$(TTPU_GEN) $(EXAMPLE_ARGS) --program examples/mlp.json \

@@ -2,13 +2,14 @@
 # ttpu-run's command-line tests (tests/cli/): kselftest_harness programs
 # that fork/exec $(TTPU_RUN) and check its exit status, stdout JSON and
 # stderr line.
-#   check-cli  cli_test (one TEST per behaviour), then cli_valgrind_test
+#   check-cli  cli_test (one TEST per behaviour), cli_hostile_test (issue 13:
+#              hostile text, -o nodes, memory bounds), then cli_valgrind_test
 #              (the error paths under valgrind; SKIPs without valgrind).
 # The suite fails when any test fails or a test binary exits non-zero.
 
 CLI_TEST_DIR  := tests/cli
 CLI_TEST_OUT  := $(BUILD)/tests/cli
-CLI_TEST_BINS := $(CLI_TEST_OUT)/cli_test $(CLI_TEST_OUT)/cli_serve_test \
+CLI_TEST_BINS := $(CLI_TEST_OUT)/cli_test $(CLI_TEST_OUT)/cli_hostile_test $(CLI_TEST_OUT)/cli_serve_test \
 		 $(CLI_TEST_OUT)/cli_compile_test $(CLI_TEST_OUT)/cli_valgrind_test
 
 # FIXTURE_SETUP() and friends expand to functions without prototypes.
@@ -36,6 +37,6 @@ cli-run: $(CLI_BINS) $(TTPU_RUN)
 
 # check-cli-san: ttpu-run built with ASan+UBSan; valgrind cannot run an
 # ASan binary, so cli_valgrind_test stays out.
-$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS="$(BUILD)/san/tests/cli/cli_test $(BUILD)/san/tests/cli/cli_serve_test $(BUILD)/san/tests/cli/cli_compile_test"))
+$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS="$(BUILD)/san/tests/cli/cli_test $(BUILD)/san/tests/cli/cli_hostile_test $(BUILD)/san/tests/cli/cli_serve_test $(BUILD)/san/tests/cli/cli_compile_test"))
 
 -include $(wildcard $(BUILD)/obj/$(CLI_TEST_DIR)/*.d)

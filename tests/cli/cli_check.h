@@ -14,6 +14,8 @@
 #define TTPU_CLI_CHECK_H
 
 #include <dirent.h>
+#include <errno.h>
+#include <iconv.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,7 +202,41 @@ static inline const char *cli_get_string(struct json_object *obj,
 		json_object_get_string(v) : NULL;
 }
 
+/*
+ * Whether @s[0..@len) is valid UTF-8: glibc's iconv is the judge (it
+ * refuses overlongs, encoded surrogates and cut sequences), not the
+ * library's own check.
+ */
+static inline bool cli_utf8_valid(const char *s, size_t len)
+{
+	iconv_t cd = iconv_open("UTF-32LE", "UTF-8");
+	char out[4096], *in = (char *)s, *o;
+	size_t ol, r = 0;
+
+	if (cd == (iconv_t)-1)
+		return false;
+	while (len && r != (size_t)-1) {
+		o = out;
+		ol = sizeof(out);
+		r = iconv(cd, &in, &len, &o, &ol);
+		if (r == (size_t)-1 && errno == E2BIG)
+			r = 0;
+	}
+	iconv_close(cd);
+	return r != (size_t)-1 && !len;
+}
+
 /* ---- checks: need the harness's _metadata ------------------------------ */
+
+/* Whatever ttpu-run wrote, it wrote valid UTF-8. */
+static inline void check_utf8(struct __test_metadata *_metadata,
+			      const struct proc_result *r)
+{
+	ASSERT_TRUE(cli_utf8_valid(r->out, r->out_len))
+		TH_LOG("stdout is not valid UTF-8: %s", r->out);
+	ASSERT_TRUE(cli_utf8_valid(r->err, r->err_len))
+		TH_LOG("stderr is not valid UTF-8: %s", r->err);
+}
 
 #define RUN_CLI(_r, _stdin_text, ...) \
 	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ __VA_ARGS__, NULL }, \
@@ -222,6 +258,7 @@ static inline void check_error_ex(struct __test_metadata *_metadata,
 		TH_LOG("stdout: %s\nstderr: %s", r->out, r->err);
 	ASSERT_EQ(0, r->signal);
 	ASSERT_EQ(status, r->status);
+	check_utf8(_metadata, r);
 	/* Exactly one line on stderr. */
 	nl = strchr(r->err, '\n');
 	ASSERT_NE(NULL, nl) TH_LOG("stderr has no line: '%s'", r->err);
@@ -265,6 +302,7 @@ static inline void check_ok(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, r->signal);
 	ASSERT_EQ(0, r->status);
 	ASSERT_EQ(0, r->err_len);
+	check_utf8(_metadata, r);
 	ASSERT_NE(NULL, r->json) TH_LOG("stdout is not one JSON value: '%s'", r->out);
 	ASSERT_EQ(NULL, test_json_get(r->json, "error"));
 }

@@ -210,6 +210,11 @@ def main():
         ok = first_error(root, make(copy.deepcopy(GOOD))) is not None
         results.append((ok, "schema rejects a " + what))
 
+    return report(results)
+
+
+def report(results):
+    """(ok, text) pairs as TAP lines; 1 when any failed, for sys.exit()."""
     print("TAP version 13")
     print("1..%d" % len(results))
     failed = 0

@@ -106,6 +106,48 @@ TEST(read_fd_pipe)
 	free(text);
 }
 
+/*
+ * The input-size limit holds while reading a pipe: a text one byte past
+ * it is refused, one at it is read; the same limit for a streamed request.
+ */
+TEST(read_fd_pipe_limit)
+{
+	char msg[1025];
+	struct ttpu_error err;
+	ttpu_program *prog;
+	ttpu_inputs *in;
+	size_t len;
+	char *text;
+	int fds[2], rc;
+
+	memset(msg, ' ', sizeof(msg));
+	ASSERT_EQ(0, ttpu_text_limit_set("1K", &err));
+	ASSERT_EQ(1024, ttpu_text_limit());
+	for (int over = 0; over <= 1; over++) {
+		ASSERT_EQ(0, pipe(fds));
+		ASSERT_EQ(1024 + over, write(fds[1], msg, 1024 + (size_t)over));
+		close(fds[1]);
+		rc = ttpu_read_fd(fds[0], "a pipe", &text, &len, &err);
+		close(fds[0]);
+		if (over) {
+			ASSERT_KIND(TTPU_USAGE_ERROR, rc, err);
+			ASSERT_EQ(NULL, text);
+		} else {
+			ASSERT_EQ(0, rc) TH_LOG("%s", err.message);
+			ASSERT_EQ(1024, len);
+			free(text);
+		}
+	}
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(1025, write(fds[1], msg, 1025));
+	close(fds[1]);
+	rc = ttpu_request_load_fd(fds[0], "a pipe", &prog, &in, &err);
+	close(fds[0]);
+	ASSERT_KIND(TTPU_USAGE_ERROR, rc, err);
+	ASSERT_NE(NULL, strstr(err.message, "1024-byte input limit")) TH_LOG("%s", err.message);
+	ASSERT_KIND(TTPU_USAGE_ERROR, ttpu_text_limit_set("0", &err), err);
+}
+
 TEST(read_file_missing)
 {
 	struct ttpu_error err;

@@ -3,7 +3,6 @@
  * cli.h - pieces of ttpu-run shared between its files
  *
  * ttpu-run.c: options and the request -> response flow.
- * text.c:     reading a whole document (file or stdin) into memory.
  * sink.c:     where the response goes: stdout, or OUT written atomically.
  * compile.c:  --compile, the program written in its compiled form.
  * serve.c:    --serve, one program answering inputs lines on stdin.
@@ -31,32 +30,21 @@ enum cli_exit {
 	CLI_EXIT_SYSTEM = 3,	/* DeviceError, SystemError */
 };
 
-/* ---- text.c ------------------------------------------------------------ */
-
-/* A whole document. */
-struct cli_text {
-	char *data;
-	size_t len;
-};
-
-/* Read all of @path, or of stdin when @path is NULL. */
-int cli_text_read(const char *path, struct cli_text *text,
-		  struct ttpu_error *err);
-void cli_text_free(struct cli_text *text);
-/* Whether @text holds nothing but JSON whitespace. */
-bool cli_text_blank(const struct cli_text *text);
-
 /* ---- sink.c ------------------------------------------------------------ */
 
 /*
- * The response's destination. With a path, everything goes to a temporary
- * file beside it that replaces it only on cli_sink_commit(): a failed run
- * leaves no OUT, and never a truncated one in place of an existing OUT.
+ * The response's destination. With a path to a regular file (or to a
+ * symlink to one, or to nothing yet), everything goes to a temporary file
+ * beside the final target that replaces it only on cli_sink_commit(): a
+ * failed run leaves no OUT, and never a truncated one in place of an
+ * existing OUT. A FIFO or character device is written in place.
  */
 struct cli_sink {
 	FILE *f;
 	const char *path;	/* NULL: stdout */
+	char *target;		/* path with its symlinks followed */
 	char *tmp_path;
+	bool in_place;		/* a FIFO, a character device, a descriptor */
 	char *buf;
 	bool failed;		/* a write to f failed: write nothing more there */
 };
@@ -90,8 +78,7 @@ int cli_serve(const ttpu_program *prog, ttpu_engine *eng, bool stats,
 /* ---- report.c ---------------------------------------------------------- */
 
 enum cli_phase {
-	CLI_PHASE_READ,		/* reading the documents */
-	CLI_PHASE_LOAD,		/* parse + validate + plan */
+	CLI_PHASE_LOAD,		/* read (in chunks, while parsed) + validate + plan */
 	CLI_PHASE_OPEN,		/* opening the engine */
 	CLI_PHASE_RUN,
 	CLI_PHASE_OUTPUT,

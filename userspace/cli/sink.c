@@ -4,12 +4,19 @@
  *
  * The response is written through a large buffer and every write, flush
  * and close is checked, so a full disk or a closed pipe is a SystemError
- * rather than a silently short document. With -o OUT the response goes to
- * a temporary file in OUT's directory (so rename() cannot cross a file
- * system) that is renamed over OUT only once complete.
+ * rather than a silently short document. -o OUT never destroys a node:
+ *  - a regular file (or no file yet) gets the response in a temporary file
+ *    in its directory (so rename() cannot cross a file system), renamed
+ *    over it only once complete;
+ *  - a symlink is followed: its final target is replaced that way and the
+ *    link stays a link;
+ *  - a FIFO, a character device, or a name of one of our descriptors
+ *    (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written in place;
+ *  - anything else (a directory, a block device, a socket) is refused.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +83,95 @@ static char *sink_tmp_template(const char *path)
 	return tmpl;
 }
 
+/*
+ * The descriptor @path names as "/dev/stdout", "/dev/stderr", "/dev/fd/N"
+ * or "/proc/self/fd/N", or -1. Writing to it keeps the offset and mode the
+ * shell gave it: renaming a file over its name would orphan the descriptor.
+ */
+static int sink_fd_alias(const char *path)
+{
+	static const char *const prefixes[] = { "/dev/fd/", "/proc/self/fd/" };
+	char *end;
+	long fd;
+	size_t i;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return STDOUT_FILENO;
+	if (!strcmp(path, "/dev/stderr"))
+		return STDERR_FILENO;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i]);
+
+		if (strncmp(path, prefixes[i], n) || !path[n])
+			continue;
+		errno = 0;
+		fd = strtol(path + n, &end, 10);
+		if (!*end && !errno && fd >= 0 && fd <= INT_MAX)
+			return (int)fd;
+	}
+	return -1;
+}
+
+/*
+ * The final target of the symlink @path, which need not exist yet (a
+ * dangling link): malloc'ed, or NULL with errno set.
+ */
+static char *sink_follow(const char *path)
+{
+	char *cur = strdup(path), *next, *slash;
+	char link[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int hops;
+
+	for (hops = 0; cur && hops < 40; hops++) {
+		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0) {
+			free(cur);
+			return NULL;
+		}
+		link[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (link[0] == '/' || !slash) {
+			next = strdup(link);
+		} else {
+			size_t dirlen = (size_t)(slash - cur) + 1;
+
+			next = malloc(dirlen + (size_t)n + 1);
+			if (next)
+				snprintf(next, dirlen + (size_t)n + 1, "%.*s%s",
+					 (int)dirlen, cur, link);
+		}
+		free(cur);
+		cur = next;
+	}
+	if (cur) {
+		free(cur);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
+/* Write in place to @fd (a FIFO, a character device, our own descriptor). */
+static int sink_open_in_place(struct cli_sink *sink, int fd, const char *path,
+			      struct ttpu_error *err)
+{
+	sink->f = fdopen(fd, "w");
+	if (!sink->f) {
+		int e = errno;
+
+		close(fd);
+		return ttpu_error_sys(err, e, "cannot write %s", path);
+	}
+	sink->in_place = true;
+	sink->buf = malloc(SINK_BUFFER_SIZE);
+	if (sink->buf)
+		setvbuf(sink->f, sink->buf, _IOFBF, SINK_BUFFER_SIZE);
+	return 0;
+}
+
 int cli_sink_open(struct cli_sink *sink, const char *path,
 		  struct ttpu_error *err)
 {
@@ -89,9 +185,34 @@ int cli_sink_open(struct cli_sink *sink, const char *path,
 		return 0;
 	}
 	sink->path = path;
-	/* Caught now, not after the run: rename() would refuse at the end. */
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return ttpu_error_sys(err, EISDIR, "cannot write %s", path);
+	fd = sink_fd_alias(path);
+	if (fd >= 0) {
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0)
+			return ttpu_error_sys(err, errno, "cannot write %s", path);
+		return sink_open_in_place(sink, fd, path, err);
+	}
+	if (stat(path, &st) == 0) {
+		/* Caught now, not after the run: rename() would refuse at the end. */
+		if (S_ISDIR(st.st_mode))
+			return ttpu_error_sys(err, EISDIR, "cannot write %s", path);
+		if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+			/* No O_CREAT: if it went away meanwhile, create nothing. */
+			fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+			if (fd < 0)
+				return ttpu_error_sys(err, errno, "cannot write %s", path);
+			return sink_open_in_place(sink, fd, path, err);
+		}
+		if (!S_ISREG(st.st_mode))
+			return ttpu_error_set(err, TTPU_USAGE_ERROR,
+					      "-o %s: not a regular file, a FIFO or a character device: refusing to replace it",
+					      path);
+	}
+	/* A symlink stays: its final target is what gets replaced. */
+	sink->target = sink_follow(path);
+	if (!sink->target)
+		return ttpu_error_sys(err, errno, "cannot resolve %s", path);
+	path = sink->target;
 	sink->tmp_path = sink_tmp_template(path);
 	if (!sink->tmp_path)
 		return ttpu_error_sys(err, ENOMEM, "cannot write %s", path);
@@ -128,7 +249,9 @@ err_unlink:
 err_free:
 	sink_guard(NULL);
 	free(sink->tmp_path);
+	free(sink->target);
 	sink->tmp_path = NULL;
+	sink->target = NULL;
 	return ret;
 }
 
@@ -136,8 +259,10 @@ static void sink_release(struct cli_sink *sink)
 {
 	sink_guard(NULL);
 	free(sink->tmp_path);
+	free(sink->target);
 	free(sink->buf);
 	sink->tmp_path = NULL;
+	sink->target = NULL;
 	sink->buf = NULL;
 	sink->f = NULL;
 }
@@ -160,6 +285,14 @@ int cli_sink_commit(struct cli_sink *sink, struct ttpu_error *err)
 	}
 	if (!sink->path)
 		return ret;
+	if (sink->in_place) {
+		errno = 0;
+		if (fclose(sink->f) != 0 && !ret)
+			ret = ttpu_error_sys(err, sink_errno(), "writing the response to %s",
+					     what);
+		sink_release(sink);
+		return ret;
+	}
 	/* rename() must never expose a file whose data is not on disk yet. */
 	if (!ret && fsync(fileno(sink->f)) < 0)
 		ret = ttpu_error_sys(err, errno, "writing the response to %s", what);
@@ -168,7 +301,7 @@ int cli_sink_commit(struct cli_sink *sink, struct ttpu_error *err)
 		ret = ttpu_error_sys(err, sink_errno(), "writing the response to %s",
 				     what);
 	sink->f = NULL;
-	if (!ret && rename(sink->tmp_path, sink->path) < 0)
+	if (!ret && rename(sink->tmp_path, sink->target) < 0)
 		ret = ttpu_error_sys(err, errno, "cannot replace %s", sink->path);
 	if (ret)
 		unlink(sink->tmp_path);
@@ -178,6 +311,12 @@ int cli_sink_commit(struct cli_sink *sink, struct ttpu_error *err)
 
 void cli_sink_abort(struct cli_sink *sink)
 {
+	if (sink->in_place) {
+		/* What is written is written: a FIFO cannot take it back. */
+		fclose(sink->f);
+		sink_release(sink);
+		return;
+	}
 	if (!sink->path || !sink->tmp_path)
 		return;
 	if (sink->f)

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -50,7 +51,12 @@ static void usage(FILE *f)
 		"  -i, --inputs FILE   the inputs {NAME: values, ...} (file mode only;\n"
 		"                      not needed when the program has no inputs)\n"
 		"  -o, --output FILE   write the response to FILE, atomically: FILE is\n"
-		"                      replaced only by a complete response, never on failure\n"
+		"                      replaced only by a complete response, never on failure;\n"
+		"                      a symlink is followed (its target replaced, the link\n"
+		"                      kept), a FIFO or character device is written in place,\n"
+		"                      any other kind of node is refused\n"
+		"  -m, --max-input SIZE  refuse documents larger than SIZE bytes (K, M or G\n"
+		"                      suffix; default 1G, or $TTPU_TEXT_MAX)\n"
 		"  -e, --engine ENGINE ");
 	/* The library's engine table, so a new engine needs no edit here. */
 	for (int c = 1; ttpu_engine_choice_name((enum ttpu_engine_choice)c); c++)
@@ -86,6 +92,7 @@ static void usage(FILE *f)
 static const struct option long_options[] = {
 	{ "inputs", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "max-input", required_argument, NULL, 'm' },
 	{ "engine", required_argument, NULL, 'e' },
 	{ "device", required_argument, NULL, 'd' },
 	{ "check", no_argument, NULL, 'c' },
@@ -129,7 +136,7 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	int opt, ret;
 
 	opterr = 0;	/* every complaint is one UsageError line */
-	while ((opt = getopt_long(argc, argv, ":i:o:e:d:csShV", long_options,
+	while ((opt = getopt_long(argc, argv, ":i:o:m:e:d:csShV", long_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -137,6 +144,11 @@ static int parse_args(struct cli *c, int argc, char **argv,
 			break;
 		case 'o':
 			c->output = optarg;
+			break;
+		case 'm':
+			ret = ttpu_text_limit_set(optarg, err);
+			if (ret)
+				return ret;
 			break;
 		case 'e':
 			ret = ttpu_engine_choice_parse(optarg, &c->engine, err);
@@ -205,30 +217,23 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	return 0;
 }
 
-/* Load the program and its inputs, from a request or from files. */
+/*
+ * Load the program and its inputs, from a request or from files. Each
+ * document is read in chunks while it is parsed: memory follows the
+ * program, not the size of its text.
+ */
 static int load(struct cli *c, ttpu_program **prog, ttpu_inputs **in,
 		struct ttpu_error *err)
 {
-	struct cli_text text = { 0 };
 	uint64_t mark = cli_now_ns();
 	int ret;
 
-	ret = cli_text_read(c->program, &text, err);
-	cli_times_add(&c->times, CLI_PHASE_READ, &mark);
-	if (ret)
-		return ret;
 	if (!c->program) {
-		if (cli_text_blank(&text))
-			ret = ttpu_error_set(err, TTPU_SCHEMA_ERROR,
-					     "empty request on stdin: expected {\"program\": ..., \"inputs\": ...}");
-		else
-			ret = ttpu_request_load_buffer(text.data, text.len, prog, in, err);
-		cli_text_free(&text);
+		ret = ttpu_request_load_fd(STDIN_FILENO, "stdin", prog, in, err);
 		cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
 		return ret;
 	}
-	ret = ttpu_program_load_buffer(text.data, text.len, prog, err);
-	cli_text_free(&text);
+	ret = ttpu_program_load_file(c->program, prog, err);
 	cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
 	if (ret || c->compile || c->serve)
 		return ret;
@@ -246,12 +251,7 @@ static int load(struct cli *c, ttpu_program **prog, ttpu_inputs **in,
 				      ttpu_program_input_count(*prog),
 				      ttpu_program_input_name(*prog, 0));
 	}
-	ret = cli_text_read(c->inputs, &text, err);
-	cli_times_add(&c->times, CLI_PHASE_READ, &mark);
-	if (ret)
-		return ret;
-	ret = ttpu_inputs_parse(*in, text.data, text.len, err);
-	cli_text_free(&text);
+	ret = ttpu_inputs_load_file(*in, c->inputs, err);
 	cli_times_add(&c->times, CLI_PHASE_LOAD, &mark);
 	return ret;
 }

@@ -36,7 +36,11 @@ extern "C" {
 #define TTPU_PRINTF(fmt, args)
 #endif
 
-/* Texts (programs, requests, inputs) above this many bytes are refused. */
+/*
+ * The default input-size limit: texts (programs, requests, inputs) above
+ * ttpu_text_limit() bytes are refused. The environment variable
+ * TTPU_TEXT_MAX or ttpu_text_limit_set() changes it.
+ */
 #define TTPU_TEXT_MAX ((size_t)1 << 30)
 
 struct json_object;
@@ -121,6 +125,24 @@ TTPU_API int ttpu_error_sys(struct ttpu_error *err, int errnum,
 /* ---- texts ------------------------------------------------------------- */
 
 /**
+ * ttpu_text_limit() - the input-size limit, in bytes
+ *
+ * TTPU_TEXT_MAX, or the value of the environment variable TTPU_TEXT_MAX
+ * ("65536", "64K", "512M", "2G") when it holds a valid size, or the last
+ * ttpu_text_limit_set(). Reading stops one byte past it: a longer text is
+ * a UsageError, whatever its source.
+ */
+TTPU_API size_t ttpu_text_limit(void);
+/**
+ * ttpu_text_limit_set() - change the input-size limit for the process
+ * @size: a positive size, as for the environment variable
+ * @err: filled on failure, or NULL
+ *
+ * Return: 0, or -TTPU_USAGE_ERROR for a malformed @size.
+ */
+TTPU_API int ttpu_text_limit_set(const char *size, struct ttpu_error *err);
+
+/**
  * ttpu_read_fd() - read all of a file descriptor into memory
  * @fd: a file, pipe or terminal, read until its end (not closed)
  * @what: names the source in messages ("stdin", a path)
@@ -129,7 +151,9 @@ TTPU_API int ttpu_error_sys(struct ttpu_error *err, int errnum,
  * @err: filled on failure, or NULL
  *
  * For callers that read documents themselves, e.g. a request on stdin for
- * ttpu_request_load_buffer(). A text above TTPU_TEXT_MAX is a UsageError.
+ * ttpu_request_load_buffer(). A text above ttpu_text_limit() is a
+ * UsageError, found while reading: never more than one byte past the
+ * limit is read.
  *
  * Return: 0, or -TTPU_SYSTEM_ERROR or -TTPU_USAGE_ERROR with *@text NULL.
  */
@@ -155,7 +179,7 @@ typedef struct ttpu_program ttpu_program;
 /**
  * ttpu_program_load_buffer() - load a program from its JSON text
  * @json: the program text (need not be NUL-terminated)
- * @len: its length in bytes, at most TTPU_TEXT_MAX
+ * @len: its length in bytes, at most ttpu_text_limit()
  * @out: receives the program, to ttpu_program_free()
  * @err: filled on failure (with the line and column in @json), or NULL
  *
@@ -167,7 +191,11 @@ typedef struct ttpu_program ttpu_program;
  */
 TTPU_API int ttpu_program_load_buffer(const char *json, size_t len,
 				      ttpu_program **out, struct ttpu_error *err);
-/** ttpu_program_load_file() - ttpu_read_file(), then ttpu_program_load_buffer() */
+/**
+ * ttpu_program_load_file() - load a program file, as
+ * ttpu_program_load_buffer() does, reading it in chunks while it is
+ * parsed: memory follows the program, not its text
+ */
 TTPU_API int ttpu_program_load_file(const char *path, ttpu_program **out,
 				    struct ttpu_error *err);
 /**
@@ -279,6 +307,25 @@ TTPU_API int ttpu_request_load_buffer(const char *json, size_t len,
 				      ttpu_program **prog,
 				      ttpu_inputs **inputs,
 				      struct ttpu_error *err);
+/**
+ * ttpu_request_load_fd() - load a request read from @fd, as
+ * ttpu_request_load_buffer() does
+ * @fd: a file, pipe or terminal, read to its end in chunks while it is
+ *      parsed (not closed): memory follows the program, not the text
+ * @what: names the source in messages ("stdin")
+ * @prog_out: receives the program
+ * @inputs_out: receives its inputs
+ * @err: filled on failure, or NULL
+ *
+ * A text longer than ttpu_text_limit() is a UsageError, found while
+ * reading; an empty or blank one a SchemaError "empty request on @what".
+ *
+ * Return: 0, or a negative error kind with both outputs NULL.
+ */
+TTPU_API int ttpu_request_load_fd(int fd, const char *what,
+				  ttpu_program **prog_out,
+				  ttpu_inputs **inputs_out,
+				  struct ttpu_error *err);
 
 /* ---- engines ----------------------------------------------------------- */
 

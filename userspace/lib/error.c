@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "text_utf8.h"
 
 static const char *const kind_names[] = {
 	[TTPU_OK] = "OK",
@@ -45,6 +46,8 @@ static int error_vset(struct ttpu_error *err, enum ttpu_error_kind kind,
 		ttpu_error_clear(err);
 		err->kind = kind;
 		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		/* Cut at a character, never inside one; echoed bytes made valid. */
+		ttpu_utf8_fix(err->message, sizeof(err->message));
 	}
 	return -(int)kind;
 }
@@ -73,6 +76,7 @@ int ttpu_error_sys(struct ttpu_error *err, int errnum, const char *fmt, ...)
 		n = strlen(err->message);
 		snprintf(err->message + n, sizeof(err->message) - n, ": %s",
 			 strerror(errnum));
+		ttpu_utf8_fix(err->message, sizeof(err->message));
 		err->sys_errno = errnum;
 	}
 	return -TTPU_SYSTEM_ERROR;
@@ -89,18 +93,23 @@ void ttpu_error_at_command(struct ttpu_error *err, long command, const char *op)
 		return;
 	err->command = command;
 	snprintf(err->op, sizeof(err->op), "%s", op ? op : "");
+	ttpu_utf8_fix(err->op, sizeof(err->op));
 }
 
 void ttpu_error_at_field(struct ttpu_error *err, const char *field)
 {
-	if (err)
-		snprintf(err->field, sizeof(err->field), "%s", field ? field : "");
+	if (!err)
+		return;
+	snprintf(err->field, sizeof(err->field), "%s", field ? field : "");
+	ttpu_utf8_fix(err->field, sizeof(err->field));
 }
 
 void ttpu_error_at_buffer(struct ttpu_error *err, const char *name)
 {
-	if (err)
-		snprintf(err->buffer, sizeof(err->buffer), "%s", name ? name : "");
+	if (!err)
+		return;
+	snprintf(err->buffer, sizeof(err->buffer), "%s", name ? name : "");
+	ttpu_utf8_fix(err->buffer, sizeof(err->buffer));
 }
 
 void ttpu_error_at_element(struct ttpu_error *err, long element, long row,
@@ -111,26 +120,4 @@ void ttpu_error_at_element(struct ttpu_error *err, long element, long row,
 	err->element = element;
 	err->row = row;
 	err->col = col;
-}
-
-void ttpu_error_at_text(struct ttpu_error *err, const char *text, size_t len,
-			size_t offset)
-{
-	long line = 1, column = 1;
-	size_t i;
-
-	if (!err || !text)
-		return;
-	if (offset > len)
-		offset = len;
-	for (i = 0; i < offset; i++) {
-		if (text[i] == '\n') {
-			line++;
-			column = 1;
-		} else {
-			column++;
-		}
-	}
-	err->line = line;
-	err->column = column;
 }

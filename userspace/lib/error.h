@@ -27,8 +27,5 @@ void ttpu_error_at_field(struct ttpu_error *err, const char *field);
 void ttpu_error_at_buffer(struct ttpu_error *err, const char *name);
 void ttpu_error_at_element(struct ttpu_error *err, long element, long row,
 			   long col);
-/* Line and column of byte @offset of @text (1-based). */
-void ttpu_error_at_text(struct ttpu_error *err, const char *text, size_t len,
-			size_t offset);
 
 #endif /* TTPU_ERROR_H */

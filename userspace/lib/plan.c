@@ -13,6 +13,7 @@
 
 #include "plan.h"
 #include "error.h"
+#include "util.h"
 
 /* A chain while its stage is still open. */
 struct open_chain {
@@ -43,7 +44,28 @@ struct builder {
 	struct open_chain *sch;
 	size_t nsch;
 	uint32_t *cursor;		/* by open chain: next step position */
+	size_t stages_cap;
+	bool nomem;			/* a stage could not be added */
 };
+
+/*
+ * The next stage, or NULL (bd->nomem set) when out of memory. Stages grow
+ * as they come: a worst case of one per command would reserve 36 bytes
+ * per command that most programs never use.
+ */
+static struct ttpu_stage *new_stage(struct builder *bd)
+{
+	struct ttpu_plan *p = bd->p;
+	struct ttpu_stage *st;
+
+	if (ttpu_grow(&p->stages, &bd->stages_cap, p->nstages + 1, sizeof(*p->stages))) {
+		bd->nomem = true;
+		return NULL;
+	}
+	st = &p->stages[p->nstages++];
+	memset(st, 0, sizeof(*st));
+	return st;
+}
 
 static bool same_window(const struct ttpu_window *x, const struct ttpu_window *y)
 {
@@ -70,8 +92,9 @@ static void close_stage(struct builder *bd, uint32_t end_cmd)
 
 	if (!bd->stamp)
 		return;
-	st = &p->stages[p->nstages++];
-	memset(st, 0, sizeof(*st));
+	st = new_stage(bd);
+	if (!st)
+		return;
 	st->kind = TTPU_STAGE_MATMUL;
 	st->first_cmd = bd->first_cmd;
 	st->end_cmd = end_cmd;
@@ -308,8 +331,7 @@ int ttpu_plan_build(const struct ttpu_program *prog, struct ttpu_plan **out,
 	if (!p)
 		return ttpu_error_nomem(err, "planning");
 	bd.p = p;
-	/* Worst cases: every command its own stage, one chain and one deferred job per pass. */
-	p->stages = malloc((nc ? nc : 1) * sizeof(*p->stages));
+	/* Worst cases: one chain and one deferred job per pass. */
 	p->jobs = malloc((2 * np + 1) * sizeof(*p->jobs));
 	p->links = malloc((np + 1) * sizeof(*p->links));
 	p->chains = malloc((np + 1) * sizeof(*p->chains));
@@ -326,7 +348,7 @@ int ttpu_plan_build(const struct ttpu_program *prog, struct ttpu_plan **out,
 	bd.sacc_chain = malloc((np + 1) * sizeof(*bd.sacc_chain));
 	bd.sch = malloc((np + 1) * sizeof(*bd.sch));
 	bd.cursor = malloc((np + 1) * sizeof(*bd.cursor));
-	if (!p->stages || !p->jobs || !p->links || !p->chains || !p->steps ||
+	if (!p->jobs || !p->links || !p->chains || !p->steps ||
 	    !p->deferred || !p->tmp_index || !bd.written || !bd.read || !bd.owner ||
 	    !bd.pass_stamp || !bd.consumed || !bd.spass || !bd.sacc_cmd ||
 	    !bd.sacc_chain || !bd.sch || !bd.cursor) {
@@ -336,7 +358,7 @@ int ttpu_plan_build(const struct ttpu_program *prog, struct ttpu_plan **out,
 	for (size_t i = 0; i < np; i++)
 		p->tmp_index[i] = UINT32_MAX;
 
-	for (uint32_t i = 0; i < nc; i++) {
+	for (uint32_t i = 0; i < nc && !bd.nomem; i++) {
 		switch (prog->cmds[i].op) {
 		case TTPU_OP_PASS:
 			add_pass(&bd, i);
@@ -350,8 +372,9 @@ int ttpu_plan_build(const struct ttpu_program *prog, struct ttpu_plan **out,
 			struct ttpu_stage *st;
 
 			close_stage(&bd, i);
-			st = &p->stages[p->nstages++];
-			memset(st, 0, sizeof(*st));
+			st = new_stage(&bd);
+			if (!st)
+				break;
 			st->kind = TTPU_STAGE_HOST;
 			st->first_cmd = i;
 			st->end_cmd = i + 1;
@@ -365,6 +388,10 @@ int ttpu_plan_build(const struct ttpu_program *prog, struct ttpu_plan **out,
 	}
 	close_stage(&bd, (uint32_t)nc);
 	builder_release(&bd);
+	if (bd.nomem) {
+		ret = ttpu_error_nomem(err, "planning");
+		goto fail_released;
+	}
 
 	p->stages = fit(p->stages, p->nstages, sizeof(*p->stages));
 	p->jobs = fit(p->jobs, p->njobs, sizeof(*p->jobs));
@@ -376,6 +403,7 @@ int ttpu_plan_build(const struct ttpu_program *prog, struct ttpu_plan **out,
 	return 0;
 fail:
 	builder_release(&bd);
+fail_released:
 	ttpu_plan_free(p);
 	return ret;
 }

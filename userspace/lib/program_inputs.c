@@ -6,8 +6,11 @@
  * they are; every check (name, shape, integer, range) is done here, once,
  * and reported as an InputError naming the input and the element.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "program_inputs.h"
@@ -160,8 +163,8 @@ int ttpu_inputs_set_list(ttpu_inputs *in, struct ttpu_jstream *js,
 	if (!ret)
 		ret = store(in, b, l->v, js->err);
 	if (ret) {
-		if (js->positions && js->err && !js->err->line)
-			ttpu_error_at_text(js->err, js->text, js->len, l->offset);
+		if (js->err && !js->err->line)
+			ttpu_js_locate(js, l->offset);
 		ttpu_error_at_buffer(js->err, name);
 	}
 	return ret;
@@ -184,8 +187,7 @@ int ttpu_inputs_read_object(ttpu_inputs *in, struct ttpu_jstream *js,
 	while (!ret && (ret = ttpu_js_object_next(js, path, &first)) > 0) {
 		ret = find_input(in, js->key, &b, js->err);
 		if (ret) {
-			if (js->positions)
-				ttpu_error_at_text(js->err, js->text, js->len, js->elem_start);
+			ttpu_js_locate(js, ttpu_js_mark_elem(js));
 			break;
 		}
 		if (seen[b->input_index]) {
@@ -195,9 +197,10 @@ int ttpu_inputs_read_object(ttpu_inputs *in, struct ttpu_jstream *js,
 		}
 		seen[b->input_index] = true;
 		ttpu_js_path(ipath, sizeof(ipath), "%s.%s", path, b->name);
-		ret = ttpu_js_int_list(js, ipath, ttpu_dtype_min(b->dtype),
-				       ttpu_dtype_max(b->dtype),
-				       b->dtype == TTPU_DTYPE_I8 ? "i8" : "i32", &l);
+		ret = ttpu_js_int_list_shaped(js, ipath, ttpu_dtype_min(b->dtype),
+					      ttpu_dtype_max(b->dtype),
+					      b->dtype == TTPU_DTYPE_I8 ? "i8" : "i32",
+					      b->rank, b->rows, b->cols, &l);
 		if (ret) {
 			ttpu_error_at_buffer(js->err, b->name);
 			break;
@@ -226,6 +229,17 @@ int ttpu_inputs_check_complete(const ttpu_inputs *in, struct ttpu_error *err)
 	return 0;
 }
 
+/* The inputs object that is the whole of @js's text; @js is finished here. */
+static int inputs_read_stream(ttpu_inputs *in, struct ttpu_jstream *js)
+{
+	int ret = ttpu_inputs_read_object(in, js, "inputs");
+
+	if (!ret)
+		ret = ttpu_js_end(js);
+	ttpu_js_fini(js);
+	return ret;
+}
+
 int ttpu_inputs_parse(ttpu_inputs *in, const char *json, size_t len,
 		      struct ttpu_error *err)
 {
@@ -238,27 +252,24 @@ int ttpu_inputs_parse(ttpu_inputs *in, const char *json, size_t len,
 	ret = ttpu_js_init(&js, json, len, TTPU_INPUT_ERROR, err);
 	if (ret)
 		return ret;
-	ret = ttpu_inputs_read_object(in, &js, "inputs");
-	if (!ret)
-		ret = ttpu_js_end(&js);
-	ttpu_js_fini(&js);
-	return ret;
+	return inputs_read_stream(in, &js);
 }
 
 int ttpu_inputs_load_file(ttpu_inputs *in, const char *path,
 			  struct ttpu_error *err)
 {
-	size_t len;
-	char *text;
-	int ret;
+	struct ttpu_jstream js;
+	int fd, ret;
 
 	ttpu_error_clear(err);
 	if (!in || !path)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_inputs_load_file: NULL argument");
-	ret = ttpu_read_file(path, &text, &len, err);
-	if (ret)
-		return ret;
-	ret = ttpu_inputs_parse(in, text, len, err);
-	free(text);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ttpu_error_sys(err, errno, "cannot open %s", path);
+	ret = ttpu_js_init_fd(&js, fd, path, TTPU_INPUT_ERROR, err);
+	if (!ret)
+		ret = inputs_read_stream(in, &js);
+	close(fd);
 	return ret;
 }

@@ -24,7 +24,7 @@
 
 struct ttpu_pending_buffer {
 	uint32_t name;			/* intern id */
-	size_t offset;			/* of its definition in the text */
+	ttpu_js_pos offset;		/* of its definition in the text */
 	bool has_dtype, has_shape, has_kind, has_data;
 	uint8_t dtype, kind, rank;
 	uint64_t dims[2];
@@ -45,17 +45,17 @@ struct ttpu_loader {
 	uint64_t total_elements;
 	uint32_t *inputs, *outputs;	/* intern ids */
 	size_t ninputs, noutputs;
-	size_t inputs_offset, outputs_offset;
+	ttpu_js_pos inputs_offset, outputs_offset;
 	size_t cmds_cap, passes_cap;
 	size_t cmd_offset_cap;		/* follows cmds_cap */
 	size_t pass_aux_cap;		/* pass_cmd, consumer: follow passes_cap */
-	uint32_t *cmd_offset;		/* by command: offset in the text */
+	ttpu_js_pos *cmd_offset;	/* by command: its place in the text */
 	uint32_t *consumer;		/* by pass slot: the acc, or UINT32_MAX */
 	struct ttpu_pass_map *pass_map;	/* pass id -> slot */
 	unsigned int seen;		/* top-level keys met, bit per key */
 	bool has_estimate;
 	struct ttpu_estimate estimate;
-	size_t estimate_offset;
+	ttpu_js_pos estimate_offset;
 };
 
 /* Start loading a program from @js. Call ttpu_loader_fini() even on failure. */

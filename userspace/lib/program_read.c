@@ -81,7 +81,7 @@ int ttpu_read_name(struct ttpu_loader *L, const struct ttpu_jpath *p,
 }
 
 static int read_name_list(struct ttpu_loader *L, const char *what,
-			  uint32_t **out, size_t *n, size_t *offset)
+			  uint32_t **out, size_t *n, ttpu_js_pos *offset)
 {
 	struct json_object *obj;
 	size_t i, len;
@@ -89,7 +89,7 @@ static int read_name_list(struct ttpu_loader *L, const char *what,
 
 	if (ret)
 		return ret;
-	*offset = L->js->elem_start;
+	*offset = ttpu_js_mark_elem(L->js);
 	if (!json_object_is_type(obj, json_type_array)) {
 		ret = ttpu_js_error(L->js, what, "expected a list of buffer names, got %s",
 				    ttpu_js_describe(obj));
@@ -138,7 +138,7 @@ static int read_estimate(struct ttpu_loader *L)
 
 	if (ret)
 		return ret;
-	L->estimate_offset = L->js->elem_start;
+	L->estimate_offset = ttpu_js_mark_elem(L->js);
 	if (!json_object_is_type(obj, json_type_object)) {
 		ret = ttpu_js_error(L->js, "estimate", "expected an object, got %s",
 				    ttpu_js_describe(obj));

@@ -98,7 +98,7 @@ static int check_buffer(struct ttpu_loader *L, const char *base,
 		bool has = i == B_DTYPE ? b->has_dtype : i == B_SHAPE ? b->has_shape : b->has_kind;
 
 		if (!has)
-			return ttpu_js_error_at(L->js, b->offset, base, "missing key \"%s\"",
+			return ttpu_js_error_pos(L->js, b->offset, base, "missing key \"%s\"",
 						buf_keys[i]);
 	}
 	ttpu_js_path(path, sizeof(path), "%s.shape", base);
@@ -118,17 +118,17 @@ static int check_buffer(struct ttpu_loader *L, const char *base,
 			ttpu_js_path(shape, sizeof(shape), "[%llu, %llu]",
 				     (unsigned long long)b->dims[0],
 				     (unsigned long long)b->dims[1]);
-		return ttpu_js_error_at(L->js, b->offset, path,
+		return ttpu_js_error_pos(L->js, b->offset, path,
 					"shape %s is too large: all buffers together may hold at most %llu elements",
 					shape, (unsigned long long)TTPU_MAX_TOTAL_ELEMENTS);
 	}
 	L->total_elements += count;
 	ttpu_js_path(path, sizeof(path), "%s.data", base);
 	if (b->kind == TTPU_KIND_CONST && !b->has_data)
-		return ttpu_js_error_at(L->js, b->offset, base,
+		return ttpu_js_error_pos(L->js, b->offset, base,
 					"a const buffer needs \"data\"");
 	if (b->kind != TTPU_KIND_CONST && b->has_data)
-		return ttpu_js_error_at(L->js, b->data.offset, path,
+		return ttpu_js_error_pos(L->js, b->data.offset, path,
 					"only const buffers carry data, this one is %s",
 					kind_names[b->kind]);
 	if (!b->has_data)
@@ -180,7 +180,7 @@ static int read_buffer(struct ttpu_loader *L, const char *name, size_t len)
 	L->buf_of_name[id] = (uint32_t)L->nbufs++;
 
 	ret = ttpu_js_object_begin(L->js, base);
-	b->offset = L->js->elem_start;
+	b->offset = ttpu_js_mark_elem(L->js);
 	while (!ret && (ret = ttpu_js_object_next(L->js, base, &first)) > 0) {
 		key = ttpu_js_key_index(L->js->key, buf_keys, B_COUNT);
 		if (key < 0) {
@@ -211,12 +211,13 @@ static int read_buffer(struct ttpu_loader *L, const char *name, size_t len)
 			b->has_kind = true;
 			break;
 		case B_DATA:
-			/* The dtype, when already known, bounds values early. */
-			ret = ttpu_js_int_list(L->js, path,
-					       b->has_dtype ? ttpu_dtype_min(b->dtype) : INT32_MIN,
-					       b->has_dtype ? ttpu_dtype_max(b->dtype) : INT32_MAX,
-					       b->has_dtype ? dtype_name(b->dtype) : "i32",
-					       &b->data);
+			/* The dtype and shape, when already known, bound it early. */
+			ret = ttpu_js_int_list_shaped(L->js, path,
+						      b->has_dtype ? ttpu_dtype_min(b->dtype) : INT32_MIN,
+						      b->has_dtype ? ttpu_dtype_max(b->dtype) : INT32_MAX,
+						      b->has_dtype ? dtype_name(b->dtype) : "i32",
+						      b->has_shape ? b->rank : 0,
+						      b->dims[0], b->dims[1], &b->data);
 			b->has_data = !ret;
 			break;
 		}

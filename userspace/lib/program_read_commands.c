@@ -328,7 +328,8 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 	}
 	for (i = 0; i < (int)spec->nkeys; i++) {
 		v[i] = m.v[spec->ck[i]];
-		if ((spec->required & (1u << i)) && !v[i]) {
+		/* A null member is present (json-c gives it as NULL): not absent. */
+		if ((spec->required & (1u << i)) && !(m.present & CKB(spec->ck[i]))) {
 			ret = ttpu_js_error(L->js, BASE, "missing key \"%s\" (op %s)",
 					    spec->keys[i], opname);
 			goto out;
@@ -359,9 +360,9 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 
 		ret = get_window(L, FIELD(d), v[d], WIN(d), dst);
 		*bias = TTPU_NO_BUFFER;
-		if (!ret && v[d + 1])
+		if (!ret && (m.present & CKB(spec->ck[d + 1])))
 			ret = ttpu_read_name(L, FIELD(d + 1), v[d + 1], bias);
-		if (!ret && v[d + 2]) {
+		if (!ret && (m.present & CKB(spec->ck[d + 2]))) {
 			if (!json_object_is_type(v[d + 2], json_type_boolean))
 				ret = ttpu_js_error(L->js, ttpu_jpath_str(FIELD(d + 2), path, sizeof(path)), "expected a boolean, got %s",
 						    ttpu_js_describe(v[d + 2]));
@@ -430,7 +431,7 @@ int ttpu_loader_read_commands(struct ttpu_loader *L)
 			}
 			L->cmd_offset_cap = L->cmds_cap;
 		}
-		L->cmd_offset[p->ncmds] = (uint32_t)L->js->elem_start;
+		L->cmd_offset[p->ncmds] = ttpu_js_mark_elem(L->js);
 		ret = convert_command(L, p->ncmds, obj, colons, &p->cmds[p->ncmds]);
 		json_object_put(obj);
 		if (!ret)

@@ -43,7 +43,7 @@ static int cmd_error(struct ttpu_loader *L, size_t i, const char *field,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	ret = ttpu_js_error_at(L->js, L->cmd_offset[i], path, "%s (op %s)", msg,
+	ret = ttpu_js_error_pos(L->js, L->cmd_offset[i], path, "%s (op %s)", msg,
 			       ttpu_op_names[L->prog->cmds[i].op]);
 	ttpu_error_at_command(L->err, (long)i, ttpu_op_names[L->prog->cmds[i].op]);
 	if (buffer)
@@ -234,11 +234,11 @@ static int build_buffers(struct ttpu_loader *L)
 }
 
 static int list_error(struct ttpu_loader *L, const char *what, size_t i,
-		      size_t offset, const char *name, const char *fmt, ...)
+		      ttpu_js_pos offset, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
 static int list_error(struct ttpu_loader *L, const char *what, size_t i,
-		      size_t offset, const char *name, const char *fmt, ...)
+		      ttpu_js_pos offset, const char *name, const char *fmt, ...)
 {
 	char path[48], msg[TTPU_ERROR_MESSAGE_MAX];
 	va_list ap;
@@ -251,7 +251,7 @@ static int list_error(struct ttpu_loader *L, const char *what, size_t i,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	ret = ttpu_js_error_at(L->js, offset, path, "%s", msg);
+	ret = ttpu_js_error_pos(L->js, offset, path, "%s", msg);
 	ttpu_error_at_buffer(L->err, name);
 	return ret;
 }
@@ -379,7 +379,7 @@ static int compare_estimate(struct ttpu_loader *L)
 		if (f[i].est == f[i].meas)
 			continue;
 		ttpu_js_path(path, sizeof(path), "estimate.%s", f[i].key);
-		ret = ttpu_js_error_at(L->js, L->estimate_offset, path,
+		ret = ttpu_js_error_pos(L->js, L->estimate_offset, path,
 				       "the estimate says %llu, the program measures %llu",
 				       (unsigned long long)f[i].est,
 				       (unsigned long long)f[i].meas);
@@ -387,7 +387,7 @@ static int compare_estimate(struct ttpu_loader *L)
 	d = fabs(e->utilization - m->utilization);
 	scale = fmax(fabs(e->utilization), fabs(m->utilization));
 	if (!ret && !(d <= 1e-9 * scale))
-		ret = ttpu_js_error_at(L->js, L->estimate_offset, "estimate.utilization",
+		ret = ttpu_js_error_pos(L->js, L->estimate_offset, "estimate.utilization",
 				       "the estimate says %.17g, the program measures %.17g",
 				       e->utilization, m->utilization);
 	L->js->kind = TTPU_SCHEMA_ERROR;

@@ -52,38 +52,30 @@ static int read_pending_inputs(struct ttpu_jstream *js,
 
 static const char *const request_keys[2] = { "program", "inputs" };
 
-int ttpu_request_load_buffer(const char *text, size_t len, ttpu_program **prog_out,
-			     ttpu_inputs **inputs_out, struct ttpu_error *err)
+/*
+ * The request that is the whole of @js's text (@js->err filled on
+ * failure); @js is finished here.
+ */
+static int request_load(struct ttpu_jstream *js, ttpu_program **prog_out,
+			ttpu_inputs **inputs_out)
 {
 	struct pending_input *pending = NULL;
 	size_t npending = 0, i;
-	struct ttpu_jstream js;
+	struct ttpu_error *err = js->err;
 	struct ttpu_loader L;
 	ttpu_inputs *in = NULL;
 	bool first = true, have_prog = false, have_inputs = false;
 	int ret;
 
-	ttpu_error_clear(err);
-	if (!prog_out || !inputs_out || !text)
-		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_request_load_buffer: NULL argument");
-	*prog_out = NULL;
-	*inputs_out = NULL;
-	if (len > TTPU_TEXT_MAX)
-		return ttpu_error_set(err, TTPU_USAGE_ERROR,
-				      "request of %zu bytes is larger than the %zu-byte limit",
-				      len, TTPU_TEXT_MAX);
-	ret = ttpu_js_init(&js, text, len, TTPU_SCHEMA_ERROR, err);
-	if (ret)
-		return ret;
-	ret = ttpu_loader_init(&L, &js, err);
+	ret = ttpu_loader_init(&L, js, err);
 	if (!ret)
-		ret = ttpu_js_object_begin(&js, "request");
-	while (!ret && (ret = ttpu_js_object_next(&js, "request", &first)) > 0) {
-		int key = ttpu_js_key_index(js.key, request_keys, 2);
+		ret = ttpu_js_object_begin(js, "request");
+	while (!ret && (ret = ttpu_js_object_next(js, "request", &first)) > 0) {
+		int key = ttpu_js_key_index(js->key, request_keys, 2);
 
 		if (key < 0 || (key == 0 ? have_prog : have_inputs)) {
-			ret = key < 0 ? ttpu_js_unknown_key(&js, "request", js.key, request_keys, 2) :
-				ttpu_js_error(&js, "request", "duplicate key \"%s\"", js.key);
+			ret = key < 0 ? ttpu_js_unknown_key(js, "request", js->key, request_keys, 2) :
+				ttpu_js_error(js, "request", "duplicate key \"%s\"", js->key);
 			break;
 		}
 		if (key == 0) {
@@ -97,25 +89,28 @@ int ttpu_request_load_buffer(const char *text, size_t len, ttpu_program **prog_o
 			continue;
 		}
 		have_inputs = true;
-		js.kind = TTPU_INPUT_ERROR;
+		js->kind = TTPU_INPUT_ERROR;
 		if (in)
-			ret = ttpu_inputs_read_object(in, &js, "inputs");
+			ret = ttpu_inputs_read_object(in, js, "inputs");
 		else
-			ret = read_pending_inputs(&js, &pending, &npending);
-		js.kind = TTPU_SCHEMA_ERROR;
+			ret = read_pending_inputs(js, &pending, &npending);
+		js->kind = TTPU_SCHEMA_ERROR;
 	}
 	if (ret > 0)
 		ret = 0;
 	if (!ret)
-		ret = ttpu_js_end(&js);
+		ret = ttpu_js_end(js);
 	if (!ret && !have_prog)
-		ret = ttpu_js_error_at(&js, 0, "request", "missing key \"program\"");
-	js.kind = TTPU_INPUT_ERROR;
+		ret = ttpu_js_error_at(js, 0, "request", "missing key \"program\"");
+	/* The protocol (and the schema) want "inputs", even when it is {}. */
+	if (!ret && !have_inputs)
+		ret = ttpu_js_error_at(js, 0, "request", "missing key \"inputs\"");
+	js->kind = TTPU_INPUT_ERROR;
 	for (i = 0; !ret && i < npending; i++) {
 		char path[TTPU_ERROR_NAME_MAX];
 
 		ttpu_js_path(path, sizeof(path), "inputs.%s", pending[i].name);
-		ret = ttpu_inputs_set_list(in, &js, path, pending[i].name, &pending[i].list);
+		ret = ttpu_inputs_set_list(in, js, path, pending[i].name, &pending[i].list);
 	}
 	if (!ret)
 		ret = ttpu_inputs_check_complete(in, err);
@@ -131,7 +126,52 @@ int ttpu_request_load_buffer(const char *text, size_t len, ttpu_program **prog_o
 		*inputs_out = in;
 	}
 	ttpu_loader_fini(&L, !ret);
-	ttpu_js_fini(&js);
+	ttpu_js_fini(js);
 	return ret;
 }
 
+
+int ttpu_request_load_buffer(const char *text, size_t len, ttpu_program **prog_out,
+			     ttpu_inputs **inputs_out, struct ttpu_error *err)
+{
+	struct ttpu_jstream js;
+	int ret;
+
+	ttpu_error_clear(err);
+	if (!prog_out || !inputs_out || !text)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_request_load_buffer: NULL argument");
+	*prog_out = NULL;
+	*inputs_out = NULL;
+	if (len > ttpu_text_limit())
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "request of %zu bytes is larger than the %zu-byte input limit",
+				      len, ttpu_text_limit());
+	ret = ttpu_js_init(&js, text, len, TTPU_SCHEMA_ERROR, err);
+	if (ret)
+		return ret;
+	return request_load(&js, prog_out, inputs_out);
+}
+
+int ttpu_request_load_fd(int fd, const char *what, ttpu_program **prog_out,
+			 ttpu_inputs **inputs_out, struct ttpu_error *err)
+{
+	struct ttpu_jstream js;
+	int ret;
+
+	ttpu_error_clear(err);
+	if (!prog_out || !inputs_out || !what)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR, "ttpu_request_load_fd: NULL argument");
+	*prog_out = NULL;
+	*inputs_out = NULL;
+	/* Read in chunks as it is parsed: memory follows the program, not its text. */
+	ret = ttpu_js_init_fd(&js, fd, what, TTPU_SCHEMA_ERROR, err);
+	if (ret)
+		return ret;
+	if (ttpu_js_peek(&js) == -1 && !js.read_error) {
+		ttpu_js_fini(&js);
+		return ttpu_error_set(err, TTPU_SCHEMA_ERROR,
+				      "empty request on %s: expected {\"program\": ..., \"inputs\": ...}",
+				      what);
+	}
+	return request_load(&js, prog_out, inputs_out);
+}

@@ -3,16 +3,20 @@
  * text_json_stream.c - walk a JSON text one element at a time
  * (see text_json_stream.h)
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "error.h"
 #include "text_json_stream.h"
+#include "text_utf8.h"
 #include "util.h"
 
 int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
@@ -26,6 +30,9 @@ int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
 	js->kind = kind;
 	js->positions = true;
 	js->err = err;
+	js->fd = -1;
+	js->line = js->at_line = 1;
+	js->column = js->at_column = 1;
 	js->tok = json_tokener_new_ex(TTPU_JSON_MAX_DEPTH);
 	if (!js->tok)
 		return ttpu_error_nomem(err, "creating a JSON tokener");
@@ -43,6 +50,36 @@ int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
 	return 0;
 }
 
+/* The first window; it doubles only for an element larger than it. */
+#define JS_CHUNK (256 * 1024)
+
+int ttpu_js_init_fd(struct ttpu_jstream *js, int fd, const char *what,
+		    enum ttpu_error_kind kind, struct ttpu_error *err)
+{
+	struct stat st;
+	int ret = ttpu_js_init(js, NULL, 0, kind, err);
+
+	if (ret)
+		return ret;
+	js->fd = fd;
+	js->what = what;
+	js->limit = ttpu_text_limit();
+	/* A file known to be too long is refused before a byte is read. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > js->limit)
+		ret = ttpu_error_set(err, TTPU_USAGE_ERROR,
+				     "%s: %lld bytes is larger than the %zu-byte input limit",
+				     what, (long long)st.st_size, js->limit);
+	else if (!(js->buf = malloc(JS_CHUNK)))
+		ret = ttpu_error_nomem(err, "reading a document");
+	if (ret) {
+		ttpu_js_fini(js);
+		return ret;
+	}
+	js->cap = JS_CHUNK;
+	js->text = js->buf;
+	return 0;
+}
+
 void ttpu_js_fini(struct ttpu_jstream *js)
 {
 	if (js->saved_locale) {
@@ -54,24 +91,119 @@ void ttpu_js_fini(struct ttpu_jstream *js)
 	if (js->tok)
 		json_tokener_free(js->tok);
 	free(js->key);
+	free(js->buf);
 	js->tok = NULL;
 	js->key = NULL;
+	js->buf = NULL;
 }
 
-static int js_verror(struct ttpu_jstream *js, size_t offset, const char *path,
+ttpu_js_pos ttpu_js_mark(struct ttpu_jstream *js, size_t offset)
+{
+	size_t i;
+
+	if (offset > js->len)
+		offset = js->len;
+	/* Marks mostly move forward: go on from the last one. */
+	if (offset < js->at) {
+		js->at = 0;
+		js->at_line = js->line;
+		js->at_column = js->column;
+	}
+	for (i = js->at; i < offset; i++) {
+		if (js->text[i] == '\n') {
+			js->at_line++;
+			js->at_column = 1;
+		} else {
+			js->at_column++;
+		}
+	}
+	js->at = offset;
+	return (uint64_t)js->at_line << 32 | js->at_column;
+}
+
+void ttpu_js_locate(struct ttpu_jstream *js, ttpu_js_pos pos)
+{
+	if (!js->positions || !js->err || !pos)
+		return;
+	js->err->line = (long)(pos >> 32);
+	js->err->column = (long)(pos & UINT32_MAX);
+}
+
+/*
+ * Read more of the document into the window, first dropping what lies
+ * before both the cursor and the last element. 1: more text; 0: the end
+ * (or all of it was in memory); < 0: an error.
+ */
+static int js_more(struct ttpu_jstream *js)
+{
+	size_t keep = js->pos;
+	ssize_t r;
+
+	if (js->fd < 0 || js->eof)
+		return 0;
+	/*
+	 * Only the cursor on is kept (the last element may lie far behind it,
+	 * past white space): the element's place is kept as a mark instead.
+	 */
+	if (js->elem_start < js->pos) {
+		js->elem_mark = ttpu_js_mark(js, js->elem_start);
+		js->elem_start = js->pos;
+	}
+	if (keep) {
+		ttpu_js_pos at = ttpu_js_mark(js, keep);
+
+		js->line = (uint32_t)(at >> 32);
+		js->column = (uint32_t)at;
+		memmove(js->buf, js->buf + keep, js->len - keep);
+		js->len -= keep;
+		js->pos -= keep;
+		js->elem_start -= keep;
+		js->base += keep;
+		js->at = 0;
+	}
+	if (js->len == js->cap) {
+		char *nb = realloc(js->buf, js->cap * 2);
+
+		if (!nb)
+			return js->read_error = ttpu_error_nomem(js->err, "reading a document");
+		js->buf = nb;
+		js->cap *= 2;
+		js->text = nb;
+	}
+	do {
+		r = read(js->fd, js->buf + js->len, js->cap - js->len);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return js->read_error = ttpu_error_sys(js->err, errno, "cannot read %s",
+						       js->what);
+	if (!r) {
+		js->eof = true;
+		return 0;
+	}
+	js->len += (size_t)r;
+	if (js->base + js->len > js->limit)
+		return js->read_error = ttpu_error_set(js->err, TTPU_USAGE_ERROR,
+						       "%s: larger than the %zu-byte input limit",
+						       js->what, js->limit);
+	return 1;
+}
+
+static int js_verror(struct ttpu_jstream *js, ttpu_js_pos at, const char *path,
 		     const char *fmt, va_list ap)
 {
 	char msg[TTPU_ERROR_MESSAGE_MAX];
 	int ret;
 
+	/* The text could not be read on: that, not what it led to, is the error. */
+	if (js->read_error)
+		return js->read_error;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (path && *path)
 		ret = ttpu_error_set(js->err, js->kind, "%s: %s", path, msg);
 	else
 		ret = ttpu_error_set(js->err, js->kind, "%s", msg);
 	ttpu_error_at_field(js->err, path);
-	if (js->positions)
-		ttpu_error_at_text(js->err, js->text, js->len, offset);
+	ttpu_js_locate(js, at);
 	return ret;
 }
 
@@ -82,7 +214,19 @@ int ttpu_js_error_at(struct ttpu_jstream *js, size_t offset, const char *path,
 	int ret;
 
 	va_start(ap, fmt);
-	ret = js_verror(js, offset, path, fmt, ap);
+	ret = js_verror(js, ttpu_js_mark(js, offset), path, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int ttpu_js_error_pos(struct ttpu_jstream *js, ttpu_js_pos pos, const char *path,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = js_verror(js, pos, path, fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -94,7 +238,7 @@ int ttpu_js_error(struct ttpu_jstream *js, const char *path, const char *fmt,
 	int ret;
 
 	va_start(ap, fmt);
-	ret = js_verror(js, js->elem_start, path, fmt, ap);
+	ret = js_verror(js, ttpu_js_mark_elem(js), path, fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -106,21 +250,31 @@ void ttpu_js_path(char *buf, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
+	ttpu_utf8_fix(buf, size);
 }
 
-static void skip_ws(struct ttpu_jstream *js)
+/* 0, or < 0 when reading more of the text failed. */
+static int skip_ws(struct ttpu_jstream *js)
 {
-	while (js->pos < js->len) {
-		char c = js->text[js->pos];
+	int ret;
 
-		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-			break;
-		js->pos++;
+	for (;;) {
+		while (js->pos < js->len) {
+			char c = js->text[js->pos];
+
+			if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+				return 0;
+			js->pos++;
+		}
+		ret = js_more(js);
+		if (ret <= 0)
+			return ret;
 	}
 }
 
 int ttpu_js_peek(struct ttpu_jstream *js)
 {
+	/* A read error is kept in js->read_error: the caller's next step fails. */
 	skip_ws(js);
 	return js->pos < js->len ? (unsigned char)js->text[js->pos] : -1;
 }
@@ -210,25 +364,74 @@ static size_t count_members(struct json_object *obj)
 	return n;
 }
 
-/* Name/value separators in text[start, end), outside strings. */
-static size_t count_colons(const char *s, size_t start, size_t end)
+/* The 4 hex digits of a \u escape json-c has already accepted. */
+static unsigned int hex4(const char *s)
 {
+	unsigned int v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char c = s[i];
+
+		v = v * 16 + (unsigned int)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+/*
+ * One pass over text[start, end), a value json-c accepted: count the
+ * name/value separators outside strings (*@colons) and check the strings,
+ * which json-c takes byte for byte: each must be valid UTF-8 and name no
+ * lone surrogate ("\ud800" alone would come back as U+FFFD, a different
+ * name). Returns 0, or 1 (bad UTF-8) or 2 (lone surrogate) with *@bad
+ * the offset of the culprit.
+ */
+static int scan_value(const char *s, size_t start, size_t end, size_t *colons,
+		      size_t *bad)
+{
+	const unsigned char *u = (const unsigned char *)s;
 	bool in_str = false;
-	size_t n = 0, i;
+	size_t n = 0, i, len;
+	unsigned int cp;
 
 	for (i = start; i < end; i++) {
-		if (in_str) {
-			if (s[i] == '\\')
-				i++;
-			else if (s[i] == '"')
-				in_str = false;
+		if (!in_str) {
+			if (s[i] == '"')
+				in_str = true;
+			else if (s[i] == ':')
+				n++;
+			continue;
+		}
+		if (u[i] >= 0x80) {
+			len = ttpu_utf8_char_len(u + i, end - i);
+			if (!len) {
+				*bad = i;
+				return 1;
+			}
+			i += len - 1;
 		} else if (s[i] == '"') {
-			in_str = true;
-		} else if (s[i] == ':') {
-			n++;
+			in_str = false;
+		} else if (s[i] == '\\') {
+			if (s[++i] != 'u')
+				continue;
+			cp = hex4(s + i + 1);
+			if (cp >= 0xdc00 && cp <= 0xdfff) {
+				*bad = i - 1;
+				return 2;
+			}
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				if (end - i < 11 || s[i + 5] != '\\' || s[i + 6] != 'u' ||
+				    hex4(s + i + 7) < 0xdc00 || hex4(s + i + 7) > 0xdfff) {
+					*bad = i - 1;
+					return 2;
+				}
+				i += 6;		/* the low half, checked */
+			}
+			i += 4;
 		}
 	}
-	return n;
+	*colons = n;
+	return 0;
 }
 
 /*
@@ -285,20 +488,36 @@ int ttpu_js_value_raw(struct ttpu_jstream *js, const char *path,
 {
 	enum json_tokener_error jerr;
 	struct json_object *obj;
-	size_t avail, end;
+	size_t avail, end, bad;
+	int ret;
 
 	*out = NULL;
-	skip_ws(js);
+	ret = skip_ws(js);
+	if (ret < 0)
+		return ret;
 	js->elem_start = js->pos;
+	js->elem_mark = 0;
 	if (js->pos >= js->len)
 		return ttpu_js_error(js, path, "truncated JSON: a value is missing at the end of the text");
-	avail = js->len - js->pos;
-	if (avail > INT_MAX)
-		avail = INT_MAX;
-	json_tokener_reset(js->tok);
-	obj = json_tokener_parse_ex(js->tok, js->text + js->pos, (int)avail);
-	jerr = json_tokener_get_error(js->tok);
-	end = js->pos + json_tokener_get_parse_end(js->tok);
+	for (;;) {
+		avail = js->len - js->pos;
+		if (avail > INT_MAX)
+			avail = INT_MAX;
+		json_tokener_reset(js->tok);
+		obj = json_tokener_parse_ex(js->tok, js->text + js->pos, (int)avail);
+		jerr = json_tokener_get_error(js->tok);
+		end = js->pos + json_tokener_get_parse_end(js->tok);
+		if (jerr != json_tokener_continue)
+			break;
+		/* The value goes on past the window: read on, parse it again whole. */
+		json_object_put(obj);
+		obj = NULL;
+		ret = js_more(js);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			break;
+	}
 	if (jerr != json_tokener_success) {
 		json_object_put(obj);
 		if (jerr == json_tokener_continue)
@@ -309,7 +528,18 @@ int ttpu_js_value_raw(struct ttpu_jstream *js, const char *path,
 		return ttpu_js_error_at(js, end, path, "malformed JSON: %s",
 					json_tokener_error_desc(jerr));
 	}
-	*colons = count_colons(js->text, js->pos, end);
+	switch (scan_value(js->text, js->pos, end, colons, &bad)) {
+	case 1:
+		json_object_put(obj);
+		return ttpu_js_error_at(js, bad, path,
+					"a string is not valid UTF-8 (byte 0x%02x)",
+					(unsigned char)js->text[bad]);
+	case 2:
+		json_object_put(obj);
+		return ttpu_js_error_at(js, bad, path,
+					"a string holds a lone UTF-16 surrogate (\\%.5s)",
+					js->text + bad + 1);
+	}
 	js->pos = end;
 	*out = obj;
 	return 0;
@@ -361,6 +591,7 @@ static int expect_open(struct ttpu_jstream *js, const char *path, char open,
 	int c = ttpu_js_peek(js);
 
 	js->elem_start = js->pos;
+	js->elem_mark = 0;
 	if (c != open) {
 		if (c == -1)
 			return ttpu_js_error(js, path, "truncated JSON: expected %s", what);
@@ -460,6 +691,8 @@ int ttpu_js_end(struct ttpu_jstream *js)
 {
 	int c = ttpu_js_peek(js);
 
+	if (js->read_error)
+		return js->read_error;
 	if (c != -1)
 		return ttpu_js_error_at(js, js->pos, "",
 					"trailing data after the JSON document (%s)",
@@ -492,12 +725,13 @@ static int list_push_row(struct ttpu_jstream *js, struct ttpu_int_list *l,
 	return 0;
 }
 
-static int bad_value(struct ttpu_jstream *js, const char *path, long row,
-		     long col, long element, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+/* @at: where to point, or 0 for the last parsed value. */
+static int bad_value(struct ttpu_jstream *js, ttpu_js_pos at, const char *path,
+		     long row, long col, long element, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 
-static int bad_value(struct ttpu_jstream *js, const char *path, long row,
-		     long col, long element, const char *fmt, ...)
+static int bad_value(struct ttpu_jstream *js, ttpu_js_pos at, const char *path,
+		     long row, long col, long element, const char *fmt, ...)
 {
 	char where[TTPU_ERROR_NAME_MAX + 48], msg[256];
 	va_list ap;
@@ -510,7 +744,7 @@ static int bad_value(struct ttpu_jstream *js, const char *path, long row,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	ret = ttpu_js_error(js, where, "%s", msg);
+	ret = ttpu_js_error_pos(js, at ? at : ttpu_js_mark_elem(js), where, "%s", msg);
 	ttpu_error_at_element(js->err, element, row >= 0 ? row : 0, col);
 	return ret;
 }
@@ -524,10 +758,10 @@ static int check_value(struct ttpu_jstream *js, const char *path,
 	int r = ttpu_js_get_int(obj, &v);
 
 	if (r == 1)
-		return bad_value(js, path, row, col, element,
+		return bad_value(js, 0, path, row, col, element,
 				 "expected an integer, got %s", ttpu_js_describe(obj));
 	if (r == 2 || v < lo || v > hi)
-		return bad_value(js, path, row, col, element,
+		return bad_value(js, 0, path, row, col, element,
 				 "value %s does not fit %s (%lld..%lld)",
 				 json_object_get_string(obj), dtype,
 				 (long long)lo, (long long)hi);
@@ -535,9 +769,74 @@ static int check_value(struct ttpu_jstream *js, const char *path,
 	return 0;
 }
 
+/*
+ * The window offset of the first element beyond @max in the array at the
+ * cursor (a row about to be parsed), or 0 when it has @max elements or
+ * fewer: a byte scan, so a row of a million elements for a shape of four
+ * costs no parse and no memory (it stops at element @max + 1). Malformed
+ * text is left to json-c. < 0: reading failed.
+ */
+static long long row_overflow(struct ttpu_jstream *js, uint64_t max)
+{
+	uint64_t n;
+	bool in_str, empty;
+	int depth, ret;
+	size_t i;
+
+	for (;;) {
+		n = 0;
+		in_str = false;
+		empty = true;
+		depth = 0;
+		for (i = js->pos; i < js->len; i++) {
+			char c = js->text[i];
+
+			if (in_str) {
+				if (c == '\\')
+					i++;
+				else if (c == '"')
+					in_str = false;
+				continue;
+			}
+			if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+				continue;
+			if (depth == 1 && c != ']' && c != ',' && empty) {
+				empty = false;
+				if (++n > max)
+					return (long long)i;
+			}
+			if (c == '"') {
+				in_str = true;
+			} else if (c == '[' || c == '{') {
+				depth++;
+			} else if (c == ']' || c == '}') {
+				if (--depth <= 0)
+					return 0;
+			} else if (c == ',' && depth == 1) {
+				empty = true;
+			}
+		}
+		/* The row goes on past the window: read on and count again. */
+		ret = js_more(js);
+		if (ret <= 0)
+			return ret;
+	}
+}
+
 int ttpu_js_int_list(struct ttpu_jstream *js, const char *path, int64_t lo,
 		     int64_t hi, const char *dtype, struct ttpu_int_list *out)
 {
+	return ttpu_js_int_list_shaped(js, path, lo, hi, dtype, 0, 0, 0, out);
+}
+
+int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
+			    int64_t lo, int64_t hi, const char *dtype,
+			    int rank, uint64_t rows, uint64_t cols,
+			    struct ttpu_int_list *out)
+{
+	unsigned long long r = rows, n = cols;
+	char where[TTPU_ERROR_NAME_MAX + 24];
+	long long extra;
 	struct json_object *obj = NULL;
 	bool first = true;
 	size_t i, len;
@@ -546,9 +845,45 @@ int ttpu_js_int_list(struct ttpu_jstream *js, const char *path, int64_t lo,
 
 	memset(out, 0, sizeof(*out));
 	ret = ttpu_js_array_begin(js, path);
-	out->offset = js->elem_start;
+	out->offset = ttpu_js_mark_elem(js);
 	while (!ret && (ret = ttpu_js_array_next(js, path, &first)) > 0) {
 		c = ttpu_js_peek(js);
+		/* A known shape: the first element too many is the error. */
+		if (c == '[' && rank == 1) {
+			ret = ttpu_js_error_pos(js, out->offset, path,
+					       "expected a flat list of %llu integers (shape [%llu]), got a list of lists",
+					       n, n);
+			break;
+		}
+		if (c == '[' && rank == 2 && out->nrows == rows) {
+			ret = ttpu_js_error_at(js, js->pos, path,
+					       "expected %llu rows (shape [%llu, %llu]), got more",
+					       r, r, n);
+			break;
+		}
+		if (c == '[' && rank == 2 && (extra = row_overflow(js, cols))) {
+			ttpu_js_path(where, sizeof(where), "%s[%zu]", path, out->nrows);
+			if (extra < 0) {
+				ret = (int)extra;
+				break;
+			}
+			ret = ttpu_js_error_at(js, (size_t)extra, where,
+					       "expected %llu integers (shape [%llu, %llu]), got more",
+					       n, r, n);
+			break;
+		}
+		if (c != '[' && rank == 2) {
+			ret = ttpu_js_error_pos(js, out->offset, path,
+					       "expected %llu rows of %llu integers (shape [%llu, %llu]), got a flat list",
+					       r, n, r, n);
+			break;
+		}
+		if (c != '[' && rank == 1 && out->n == cols) {
+			ret = ttpu_js_error_at(js, js->pos, path,
+					       "expected %llu integers (shape [%llu]), got more",
+					       n, n);
+			break;
+		}
 		ret = ttpu_js_value(js, path, &obj);
 		if (ret)
 			break;
@@ -604,22 +939,22 @@ int ttpu_js_int_list_shape(struct ttpu_jstream *js, const char *path,
 
 	if (rank == 1) {
 		if (l->depth == 2)
-			return ttpu_js_error_at(js, l->offset, path,
+			return ttpu_js_error_pos(js, l->offset, path,
 						"expected a flat list of %llu integers (shape [%llu]), got a list of lists",
 						(unsigned long long)cols, (unsigned long long)cols);
 		if (l->n != cols)
-			return ttpu_js_error_at(js, l->offset, path,
+			return ttpu_js_error_pos(js, l->offset, path,
 						"expected %llu integers (shape [%llu]), got %zu",
 						(unsigned long long)cols, (unsigned long long)cols, l->n);
 		return 0;
 	}
 	if (l->depth == 1)
-		return ttpu_js_error_at(js, l->offset, path,
+		return ttpu_js_error_pos(js, l->offset, path,
 					"expected %llu rows of %llu integers (shape [%llu, %llu]), got a flat list",
 					(unsigned long long)rows, (unsigned long long)cols,
 					(unsigned long long)rows, (unsigned long long)cols);
 	if (l->nrows != rows)
-		return ttpu_js_error_at(js, l->offset, path,
+		return ttpu_js_error_pos(js, l->offset, path,
 					"expected %llu rows (shape [%llu, %llu]), got %zu",
 					(unsigned long long)rows, (unsigned long long)rows,
 					(unsigned long long)cols, l->nrows);
@@ -628,7 +963,7 @@ int ttpu_js_int_list_shape(struct ttpu_jstream *js, const char *path,
 			char where[TTPU_ERROR_NAME_MAX + 24];
 
 			ttpu_js_path(where, sizeof(where), "%s[%zu]", path, r);
-			return ttpu_js_error_at(js, l->offset, where,
+			return ttpu_js_error_pos(js, l->offset, where,
 						"expected %llu integers (shape [%llu, %llu]), got %u",
 						(unsigned long long)cols, (unsigned long long)rows,
 						(unsigned long long)cols, l->row_len[r]);
@@ -651,8 +986,7 @@ int ttpu_js_int_list_range(struct ttpu_jstream *js, const char *path,
 			continue;
 		row = rank == 1 ? -1 : (long)(i / cols);
 		col = (long)(rank == 1 ? i : i % cols);
-		js->elem_start = l->offset;
-		ret = bad_value(js, path, row, col, (long)i,
+		ret = bad_value(js, l->offset, path, row, col, (long)i,
 				"value %d does not fit %s (%lld..%lld)", l->v[i],
 				dtype, (long long)lo, (long long)hi);
 		return ret;

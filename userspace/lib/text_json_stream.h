@@ -8,6 +8,13 @@
  * parse each small element with ttpu_js_value(), freeing it at once. So
  * memory stays proportional to one element, never to the document.
  *
+ * The text is either all in memory (ttpu_js_init) or read from a file
+ * descriptor in chunks (ttpu_js_init_fd): then only a window of it is held,
+ * from the element being parsed on, so memory follows the largest element,
+ * not the document; the input-size limit is enforced as it is read.
+ * Offsets (pos, elem_start, ...) index the window; a place that must be
+ * reported after the window has moved on is kept as a ttpu_js_pos.
+ *
  * Every function returns 0 (or 1 for "one more member") on success, or a
  * negative ttpu_error_kind with @err filled: the message starts with the
  * JSON path given by the caller, and line/column point into the text.
@@ -27,11 +34,26 @@
 struct json_object;
 struct json_tokener;
 
+/* A place in the text: line << 32 | column (both 1-based), 0 if unknown. */
+typedef uint64_t ttpu_js_pos;
+
 struct ttpu_jstream {
-	const char *text;
-	size_t len;
+	const char *text;		/* the window: the text from byte base on */
+	size_t len;			/* bytes in the window */
 	size_t pos;
 	size_t elem_start;		/* offset of the last value or key parsed */
+	ttpu_js_pos elem_mark;		/* its place, once the window has left it */
+	uint64_t base;			/* offset of text[0] in the document */
+	uint32_t line, column;		/* of text[0] */
+	size_t at;			/* a place already located, for ttpu_js_mark() */
+	uint32_t at_line, at_column;
+	int fd;				/* read from, or -1: all the text is in memory */
+	const char *what;		/* names the source in messages */
+	char *buf;			/* the window's storage (fd only) */
+	size_t cap;
+	bool eof;
+	size_t limit;			/* ttpu_text_limit() (fd only) */
+	int read_error;			/* < 0: reading failed; every later error is it */
 	struct json_tokener *tok;
 	enum ttpu_error_kind kind;	/* kind of the errors it reports */
 	bool positions;			/* line/column are meaningful */
@@ -49,6 +71,22 @@ struct ttpu_jstream {
  */
 int ttpu_js_init(struct ttpu_jstream *js, const char *text, size_t len,
 		 enum ttpu_error_kind kind, struct ttpu_error *err);
+/*
+ * The same, reading @fd (not closed) in chunks; @what names it in
+ * messages. On failure @js needs no ttpu_js_fini().
+ */
+int ttpu_js_init_fd(struct ttpu_jstream *js, int fd, const char *what,
+		    enum ttpu_error_kind kind, struct ttpu_error *err);
+
+/* The place of window offset @offset, to report later. */
+ttpu_js_pos ttpu_js_mark(struct ttpu_jstream *js, size_t offset);
+/* The place of the start of the last parsed value. */
+static inline ttpu_js_pos ttpu_js_mark_elem(struct ttpu_jstream *js)
+{
+	return js->elem_mark ? js->elem_mark : ttpu_js_mark(js, js->elem_start);
+}
+/* Put @pos in js->err's line and column (when positions are meaningful). */
+void ttpu_js_locate(struct ttpu_jstream *js, ttpu_js_pos pos);
 void ttpu_js_fini(struct ttpu_jstream *js);
 
 /* The next non-space byte, or -1 at the end of the text. */
@@ -92,6 +130,9 @@ int ttpu_js_end(struct ttpu_jstream *js);
  */
 int ttpu_js_error_at(struct ttpu_jstream *js, size_t offset, const char *path,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same at a place marked earlier. */
+int ttpu_js_error_pos(struct ttpu_jstream *js, ttpu_js_pos pos, const char *path,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The same at the start of the last parsed value. */
 int ttpu_js_error(struct ttpu_jstream *js, const char *path, const char *fmt,
 		  ...) __attribute__((format(printf, 3, 4)));
@@ -133,7 +174,7 @@ struct ttpu_int_list {
 	uint32_t *row_len;		/* depth 2: length of each row */
 	size_t nrows, rows_cap;
 	int depth;			/* 0: empty list, 1 or 2 */
-	size_t offset;			/* of the list in the text */
+	ttpu_js_pos offset;		/* of the list in the text */
 };
 
 /*
@@ -143,6 +184,16 @@ struct ttpu_int_list {
  */
 int ttpu_js_int_list(struct ttpu_jstream *js, const char *path, int64_t lo,
 		     int64_t hi, const char *dtype, struct ttpu_int_list *out);
+/*
+ * The same when the shape is already known (@rank 1: [@cols]; 2: [@rows,
+ * @cols]): the first row or element too many is the error, before it is
+ * parsed, so memory and time stay bounded by the shape. Fewer elements
+ * than the shape are left to ttpu_js_int_list_shape().
+ */
+int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
+			    int64_t lo, int64_t hi, const char *dtype,
+			    int rank, uint64_t rows, uint64_t cols,
+			    struct ttpu_int_list *out);
 void ttpu_int_list_free(struct ttpu_int_list *l);
 /* @l must have the layout of shape [@cols] (@rank 1) or [@rows, @cols]. */
 int ttpu_js_int_list_shape(struct ttpu_jstream *js, const char *path,
