@@ -11,19 +11,22 @@
  * per-SUBMIT kernel buffer (struct npukit_job, bounded whatever the batch
  * size): copy the chunk's kicks in, take the device lock, put their A||B
  * tiles (the first 128 bytes of struct npukit_kick are exactly the stream
- * the IP consumes) in the TX buffer with one cache flush, run them to the
- * last GEMM_DONE, take the C tiles out of the RX buffer, and let go of the
- * lock before the tiles are written to userspace. User memory is never
- * touched in a way that can sleep while the lock is held, so a process
- * whose pages fault slowly (userfaultfd, FUSE, swap) holds up nobody else,
- * nor unbind, nor debugfs; and since a chunk ends with nothing in flight,
- * an unbind or another process gets the device within one chunk.
+ * the IP consumes) in the TX buffer with one cache flush, run them, take
+ * the C tiles out of the RX buffer, confirm the last run (GEMM_DONE), and
+ * let go of the lock before the tiles are written to userspace. User
+ * memory is never touched in a way that can sleep while the lock is held,
+ * so a process whose pages fault slowly (userfaultfd, FUSE, swap) holds up
+ * nobody else, nor unbind, nor debugfs; and since the lock is let go with
+ * nothing in flight, an unbind or another process gets the device within
+ * one chunk.
  *
  * A sum (kicks accumulating after a CLEAR) may span chunks. The device
  * keeps it only as long as the batch keeps the lock: between two chunks of
  * one sum the batch keeps the lock if the next chunk's kicks and this
  * chunk's results can be copied without faulting (copy_*_user_nofault()),
- * the usual case. Otherwise it lets go, copies with faults, and when it
+ * the usual case; the last run of a chunk then goes on while the next one
+ * is staged, and the next chunk's first tile load confirms it, as within
+ * a chunk. Otherwise it lets go, copies with faults, and when it
  * gets the device back after another batch used the array, it replays the
  * running sum from its CLEAR (npukit_job_replay(), without read-backs).
  *
@@ -273,14 +276,20 @@ static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
 }
 
 /*
- * Kicks complete for userspace: every kick of the chunk up to the first
- * one whose run was not confirmed or whose read-back was not written.
+ * Kicks complete for userspace: every kick up to the first one whose run
+ * was not confirmed or whose read-back was not written. A chunk is staged
+ * only once every read-back before it is written, but the last run before
+ * it may still be unconfirmed (npukit_job_run_chunk()): then nothing of
+ * the chunk is complete either.
  */
 static void npukit_job_count(struct npukit_job *job)
 {
-	u32 runs = job->b.runs_done - job->base, i, r = 0;
+	u32 i, r = 0;
 
-	for (i = 0; i < job->n && i < runs; i++) {
+	if (job->b.runs_done < job->base)
+		return;
+	job->done = job->base;
+	for (i = 0; i < job->n && job->base + i < job->b.runs_done; i++) {
 		if (job->hw[i].read_c && r++ >= job->written)
 			break;
 		job->done = job->base + i + 1;
@@ -328,14 +337,33 @@ static int npukit_job_lock(struct npukit_device *nd, struct npukit_job *job)
 	return 0;
 }
 
-static void npukit_job_unlock(struct npukit_device *nd, struct npukit_job *job)
+/*
+ * Confirm the batch's last run, which a chunk leaves going for the next
+ * chunk to overlap (npukit_job_run_chunk()), and count it; or recover
+ * when it failed. Return: 0, or its errno (@job->b.status says why).
+ */
+static int npukit_job_finish(struct npukit_device *nd, struct npukit_job *job)
 {
+	int ret = npukit_hw_finish(nd, &job->b);
+
+	if (ret)
+		npukit_recover(nd);
+	npukit_job_count(job);
+	return ret;
+}
+
+/* Let go of the device, with nothing in flight: see npukit_job_finish(). */
+static int npukit_job_unlock(struct npukit_device *nd, struct npukit_job *job)
+{
+	int ret = npukit_job_finish(nd, job);
+
 	/* the invariant: nothing a batch started survives its lock */
 	npukit_check_idle(nd);
 	job->t_dev += npukit_now_ns(nd) - job->t0;
 	job->reads += nd->io.reads - job->reads0;
 	job->writes += nd->io.writes - job->writes0;
 	mutex_unlock(&nd->lock);
+	return ret;
 }
 
 /*
@@ -400,7 +428,14 @@ static int npukit_job_fault_in_sum(struct npukit_job *job)
 	return 0;
 }
 
-/* Run the staged chunk to its last GEMM_DONE and take its C tiles out. */
+/*
+ * Run the staged chunk and take its C tiles out. Its last run, when it
+ * reads nothing back, may still be going on return: the next chunk's
+ * first tile load overlaps it as any load overlaps the run before it, and
+ * confirms it (npukit_hw_run_chunk()); npukit_job_unlock() confirms it
+ * when the batch lets go of the device instead. By then the TX buffer is
+ * free (every tile of the chunk has landed) and no S2MM is in flight.
+ */
 static int npukit_job_run_chunk(struct npukit_device *nd,
 				struct npukit_job *job)
 {
@@ -425,8 +460,6 @@ static int npukit_job_run_chunk(struct npukit_device *nd,
 	job->ran = true;
 	job->chunk_ran = true;
 	ret = npukit_hw_run_chunk(nd, &job->b, job->hw, job->n);
-	if (!ret)
-		ret = npukit_hw_finish(nd, &job->b);
 	job->landed = job->b.chunk_readbacks;
 	if (job->landed) {
 		/* the (relaxed) status reads that saw S2MM finish come first */
@@ -454,11 +487,9 @@ static int npukit_job_run_chunk(struct npukit_device *nd,
 	return 0;
 }
 
-/* The device lock is held and a chunk staged: may it run, and run it. */
-static int npukit_job_chunk(struct npukit_device *nd, struct npukit_job *job)
+/* The device lock is held and a chunk staged: may it run? */
+static int npukit_job_may_run(struct npukit_device *nd, struct npukit_job *job)
 {
-	int ret;
-
 	if (READ_ONCE(nd->gone))
 		return -ENODEV;
 	if (nd->failed) {
@@ -469,6 +500,24 @@ static int npukit_job_chunk(struct npukit_device *nd, struct npukit_job *job)
 	if (ktime_get_ns() >= job->b.deadline_ns) {
 		job->b.status = NPUKIT_STATUS_TIMEOUT;
 		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* The device lock is held and a chunk staged: run it if it may. */
+static int npukit_job_chunk(struct npukit_device *nd, struct npukit_job *job)
+{
+	int ret, err;
+
+	ret = npukit_job_may_run(nd, job);
+	if (ret) {
+		/*
+		 * The batch stops before the chunk, as it would have after
+		 * the chunk before had finished: the run that one left going
+		 * is confirmed first, and a failure of it is what it gets.
+		 */
+		err = npukit_job_finish(nd, job);
+		return err ? err : ret;
 	}
 	if (!(job->kicks[0].flags & NPUKIT_KICK_CLEAR) &&
 	    nd->acc_owner != job->id) {
@@ -498,7 +547,7 @@ static bool npukit_job_keep(struct npukit_device *nd, struct npukit_job *job,
 static int npukit_job_run(struct npukit_device *nd, struct npukit_job *job)
 {
 	bool locked = false, staged;
-	int ret, err;
+	int ret, err, last;
 
 	ret = npukit_job_stage(nd, job, 0, false);
 	if (ret)
@@ -512,9 +561,11 @@ static int npukit_job_run(struct npukit_device *nd, struct npukit_job *job)
 		}
 		ret = npukit_job_chunk(nd, job);
 		if (ret == -EAGAIN) {
-			npukit_job_unlock(nd, job);
+			/* no run is pending: the replay comes before any */
+			ret = npukit_job_unlock(nd, job);
 			locked = false;
-			ret = npukit_job_fault_in_sum(job);
+			if (!ret)
+				ret = npukit_job_fault_in_sum(job);
 			if (ret)
 				return ret;
 			continue;
@@ -523,18 +574,18 @@ static int npukit_job_run(struct npukit_device *nd, struct npukit_job *job)
 			break;
 		if (npukit_job_keep(nd, job, &staged))
 			continue;
-		npukit_job_unlock(nd, job);
+		ret = npukit_job_unlock(nd, job);
 		locked = false;
-		ret = npukit_job_deliver(job, false);
-		if (!ret && !staged)
-			ret = npukit_job_stage(nd, job, job->base + job->n,
+		err = npukit_job_deliver(job, false);
+		if (!ret && !err && !staged)
+			err = npukit_job_stage(nd, job, job->base + job->n,
 					       false);
-		if (ret)
-			return ret;
+		if (ret || err)
+			return ret ? ret : err;
 	}
-	npukit_job_unlock(nd, job);
+	last = npukit_job_unlock(nd, job);
 	err = npukit_job_deliver(job, false);
-	return ret ? ret : err;
+	return ret ? ret : last ? last : err;
 }
 
 static void npukit_account(struct npukit_device *nd,
