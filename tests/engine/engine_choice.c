@@ -313,8 +313,8 @@ TEST(cli_auto_missing_is_software_npukit_missing_is_device_error)
 	if (access(proc_ttpu_path(), X_OK))
 		SKIP(return, "no ttpu-run at %s", proc_ttpu_path());
 	ASSERT_EQ(0, files_make(&f));
-	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--stats", "--device", MISSING,
-				 f.prog, "--inputs", f.in, NULL }, NULL, &c));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--stats", "--engine", "auto",
+				 "--device", MISSING, f.prog, "--inputs", f.in, NULL }, NULL, &c));
 	EXPECT_EQ(0, c.status) TH_LOG("%s", c.err);
 	EXPECT_STREQ("software", eng_json_str(c.json, "engine"));
 	EXPECT_NE(NULL, strstr(eng_json_str(c.json, "engineReason") ?: "", MISSING));

@@ -23,6 +23,7 @@ struct cli {
 	const char *output;		/* NULL or "-": stdout */
 	const char *device;
 	enum ttpu_engine_choice engine;
+	bool engine_given;		/* --engine was on the command line */
 	bool check;
 	bool stats;
 	bool show;
@@ -53,7 +54,8 @@ static void usage(FILE *f)
 	fprintf(f, "or %s (the default: the\n", ttpu_engine_choice_name(TTPU_ENGINE_AUTO));
 	fprintf(f,
 		"                      first of them present on this machine)\n"
-		"  -d, --device PATH   the NpuKit device node (default /dev/npukit0)\n"
+		"  -d, --device PATH   the NpuKit device node (default /dev/npukit0);\n"
+		"                      implies --engine npukit unless --engine is given\n"
 		"  -c, --check         load and validate only; print\n"
 		"                      {\"ok\": true, \"name\", \"passes\", \"commands\"}\n"
 		"  -s, --stats         a summary on stderr (engine, passes, cycles, device\n"
@@ -129,6 +131,7 @@ static int parse_args(struct cli *c, int argc, char **argv,
 			ret = ttpu_engine_choice_parse(optarg, &c->engine, err);
 			if (ret)
 				return ret;
+			c->engine_given = true;
 			break;
 		case 'd':
 			c->device = optarg;
@@ -176,6 +179,12 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	if (c->device && c->engine == TTPU_ENGINE_SOFTWARE)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				      "--device does not apply to --engine software");
+	/*
+	 * Naming a device asks for it: a mistyped path must fail, not fall
+	 * back to the CPU. "--engine auto --device PATH" still may.
+	 */
+	if (c->device && !c->engine_given)
+		c->engine = TTPU_ENGINE_NPUKIT;
 	return 0;
 }
 
@@ -245,7 +254,8 @@ static int write_check(FILE *f, const ttpu_program *prog)
 	    json_object_object_add(o, "commands",
 				   json_object_new_int64((int64_t)ttpu_program_command_count(prog))))
 		goto out;
-	if (fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED)) < 0)
+	if (fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED |
+							    JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
 		goto out;
 	ret = 0;
 out:
