@@ -209,6 +209,26 @@ FIXTURE_VARIANT_ADD(fails, engine_npukit_missing_device) {
 	.status = 3, .kind = "DeviceError",
 };
 
+FIXTURE_VARIANT_ADD(fails, info_missing_device) {
+	.args = { "--info", "--device", "/nonexistent/npukit0" },
+	.status = 3, .kind = "DeviceError", .says = "then the module",
+};
+
+FIXTURE_VARIANT_ADD(fails, info_with_a_program) {
+	.args = { "--info", "@noinputs.json" }, .status = 2, .kind = "UsageError",
+	.says = "--info takes only",
+};
+
+FIXTURE_VARIANT_ADD(fails, json_without_info) {
+	.args = { "--json", "@noinputs.json" }, .status = 2, .kind = "UsageError",
+	.says = "--json goes with --info",
+};
+
+FIXTURE_VARIANT_ADD(fails, repeat_not_a_number) {
+	.args = { "--repeat", "5x", "@noinputs.json" }, .status = 2, .kind = "UsageError",
+	.says = "--repeat needs a count",
+};
+
 FIXTURE_VARIANT_ADD(fails, usage_engine_bogus) {
 	.args = { "--engine", "bogus", "@noinputs.json" },
 	.status = 2, .kind = "UsageError", .says = "bogus",

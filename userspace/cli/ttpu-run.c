@@ -27,6 +27,9 @@ struct cli {
 	bool check;
 	bool stats;
 	bool show;
+	bool info;			/* --info: list devices, run nothing */
+	bool json;			/* --info as JSON */
+	unsigned long repeat;		/* runs; 1 unless --repeat */
 	struct cli_sink sink;
 	struct cli_times times;
 };
@@ -62,6 +65,12 @@ static void usage(FILE *f)
 		"                      counters, time per phase); adds \"stats\" to the response\n"
 		"  -S, --show          print each output as a matrix on stderr (for people;\n"
 		"                      large outputs are cut to their corners)\n"
+		"  -r, --repeat N      run N times (engine opened once); the response is\n"
+		"                      the last run's, and stderr gets ms per run\n"
+		"                      (min/median/max)\n"
+		"      --info          list the NpuKit devices (or --device's): ID, VERSION,\n"
+		"                      FEATURES, limits, state and counters; runs nothing\n"
+		"      --json          with --info: {\"devices\": [...]} on stdout\n"
 		"  -h, --help          this text\n"
 		"  -V, --version       the version\n"
 		"\n"
@@ -82,6 +91,9 @@ static const struct option long_options[] = {
 	{ "check", no_argument, NULL, 'c' },
 	{ "stats", no_argument, NULL, 's' },
 	{ "show", no_argument, NULL, 'S' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "info", no_argument, NULL, 'I' },
+	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -118,7 +130,7 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	int opt, ret;
 
 	opterr = 0;	/* every complaint is one UsageError line */
-	while ((opt = getopt_long(argc, argv, ":i:o:e:d:csShV", long_options,
+	while ((opt = getopt_long(argc, argv, ":i:o:e:d:csSr:hV", long_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -145,6 +157,17 @@ static int parse_args(struct cli *c, int argc, char **argv,
 		case 'S':
 			c->show = true;
 			break;
+		case 'r':
+			ret = cli_parse_repeat(optarg, &c->repeat, err);
+			if (ret)
+				return ret;
+			break;
+		case 'I':
+			c->info = true;
+			break;
+		case 'J':
+			c->json = true;
+			break;
 		case 'h':
 			help = true;
 			break;
@@ -166,6 +189,16 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	if (version) {
 		printf(CLI_NAME " " TTPU_RUN_VERSION "\n");
 		return 1;
+	}
+	if (c->json && !c->info)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "--json goes with --info (a run's response is JSON already)");
+	if (c->info) {
+		if (optind < argc || c->inputs || c->output || c->check || c->repeat > 1 ||
+		    c->engine_given)
+			return ttpu_error_set(err, TTPU_USAGE_ERROR,
+					      "--info takes only --device and --json (see " CLI_NAME " --help)");
+		return 0;
 	}
 	if (argc - optind > 1)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
@@ -292,7 +325,8 @@ static int execute(struct cli *c, struct ttpu_error *err)
 		cli_times_add(&c->times, CLI_PHASE_OPEN, &mark);
 		if (ret)
 			goto out;
-		ret = ttpu_run(prog, eng, in, &res, err);
+		ret = c->repeat > 1 ? cli_run_repeat(prog, eng, in, c->repeat, &res, err) :
+				      ttpu_run(prog, eng, in, &res, err);
 		cli_times_add(&c->times, CLI_PHASE_RUN, &mark);
 		if (ret)
 			goto out;
@@ -321,7 +355,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct cli c = { .engine = TTPU_ENGINE_AUTO };
+	struct cli c = { .engine = TTPU_ENGINE_AUTO, .repeat = 1 };
 	struct ttpu_error err;
 	int ret;
 
@@ -340,8 +374,13 @@ int main(int argc, char **argv)
 		ttpu_error_sys(&err, errno ? errno : EIO, "writing to stdout");
 		return cli_report_error(&err, false);
 	}
-	if (ret == 0)
+	if (ret == 0 && c.info) {
+		ret = cli_info(c.device, c.json, stdout, &err);
+		if (!ret && (fflush(stdout) || ferror(stdout)))
+			ret = ttpu_error_sys(&err, errno ? errno : EIO, "writing to stdout");
+	} else if (ret == 0) {
 		ret = execute(&c, &err);
+	}
 	if (ret)
 		return cli_report_error(&err, cli_sink_stdout_usable(&c.sink));
 	return CLI_EXIT_OK;
