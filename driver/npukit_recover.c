@@ -4,7 +4,7 @@
  *
  * A batch that stopped on a fault (DMA error, hang, deadline, signal) can
  * leave the NpuKit in a state no register says anything about: a run
- * still going, a C stream half sent (hardware.md 8.5: only a PL reset
+ * still going, a C stream half sent (hardware.rst 8.5: only a PL reset
  * clears it), a tile half loaded. Resetting the DMA and hoping is not
  * enough: a stale C stream answers the next batch's read-back with the
  * previous batch's tile, and the next batch "succeeds" with wrong numbers.
