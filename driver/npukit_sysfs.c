@@ -26,27 +26,27 @@ static struct npukit_device *npukit_from_dev(struct device *dev)
 	return container_of(misc, struct npukit_device, misc);
 }
 
-/* The registers were read once at probe and never change after. */
-static ssize_t id_show(struct device *dev, struct device_attribute *attr,
-		       char *buf)
+/* id, version, features: read once at probe and never changed after */
+static ssize_t npukit_reg_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "0x%08x\n", npukit_from_dev(dev)->ip_id);
-}
-static DEVICE_ATTR_RO(id);
+	struct npukit_device *nd = npukit_from_dev(dev);
+	u32 val;
 
-static ssize_t version_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	return sysfs_emit(buf, "0x%08x\n", npukit_from_dev(dev)->ip_version);
+	if (!strcmp(attr->attr.name, "id"))
+		val = nd->ip_id;
+	else if (!strcmp(attr->attr.name, "version"))
+		val = nd->ip_version;
+	else
+		val = nd->ip_features;
+	return sysfs_emit(buf, "0x%08x\n", val);
 }
-static DEVICE_ATTR_RO(version);
 
-static ssize_t features_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
-{
-	return sysfs_emit(buf, "0x%08x\n", npukit_from_dev(dev)->ip_features);
-}
-static DEVICE_ATTR_RO(features);
+static struct device_attribute dev_attr_id = __ATTR(id, 0444, npukit_reg_show, NULL);
+static struct device_attribute dev_attr_version =
+	__ATTR(version, 0444, npukit_reg_show, NULL);
+static struct device_attribute dev_attr_features =
+	__ATTR(features, 0444, npukit_reg_show, NULL);
 
 static ssize_t array_n_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)

@@ -14,12 +14,6 @@
 
 #define MISSING "/nonexistent-dir/npukit9"
 
-#define NEED_DEVICE()								\
-	do {									\
-		if (!npu_have_device())						\
-			SKIP(return, "%s absent", npu_device_path());		\
-	} while (0)
-
 /* A two-layer program whose second layer reads the first one's result. */
 static const char program[] =
 	"{\"format\":\"ttpu\",\"version\":1,\"tile\":4,\"name\":\"two\",\"buffers\":{"

@@ -15,12 +15,6 @@
 #include "engine_run.h"
 #include "npukit.h"
 
-#define NEED_DEVICE()								\
-	do {									\
-		if (!npu_have_device())						\
-			SKIP(return, "%s absent", npu_device_path());		\
-	} while (0)
-
 /* One 4x4 pass: a program that uses the array, with no inputs. */
 static const char program[] =
 	"{\"format\":\"ttpu\",\"version\":1,\"tile\":4,\"name\":\"one\",\"buffers\":{"
