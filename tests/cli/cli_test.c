@@ -214,6 +214,11 @@ FIXTURE_VARIANT_ADD(fails, info_missing_device) {
 	.status = 3, .kind = "DeviceError", .says = "then the module",
 };
 
+FIXTURE_VARIANT_ADD(fails, info_not_an_npukit) {
+	.args = { "--info", "--device", "/dev/null" },
+	.status = 3, .kind = "DeviceError", .says = "/dev/null: not an NpuKit device",
+};
+
 FIXTURE_VARIANT_ADD(fails, info_with_a_program) {
 	.args = { "--info", "@noinputs.json" }, .status = 2, .kind = "UsageError",
 	.says = "--info takes only",

@@ -202,7 +202,8 @@ int cli_info(const char *device, bool json, FILE *out, struct ttpu_error *err)
 	struct json_object *root = NULL, *list = NULL;
 	const char *one[1] = { device };
 	const char **paths = one;
-	size_t n = 1;
+	size_t n = 1, unknown = 0;
+	struct dev_info *ds = NULL;
 	glob_t g = { 0 };
 	int ret = 0;
 
@@ -228,37 +229,49 @@ int cli_info(const char *device, bool json, FILE *out, struct ttpu_error *err)
 			err->sys_errno = e;
 		return -TTPU_DEVICE_ERROR;
 	}
-	if (json) {
-		root = json_object_new_object();
-		list = json_object_new_array();
-		if (!root || !list || json_object_object_add(root, "devices", list)) {
-			json_object_put(root);
-			json_object_put(list);
-			globfree(&g);
-			return ttpu_error_sys(err, ENOMEM, "--info");
-		}
+	ds = calloc(n, sizeof(*ds));
+	if (!ds) {
+		globfree(&g);
+		return ttpu_error_sys(err, ENOMEM, "--info");
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct dev_info d;
-		struct json_object *o;
+		dev_info_read(&ds[i], paths[i]);
+		if (!ds[i].have_info && !ds[i].have_sysfs)
+			unknown++;
+	}
+	/* Nothing listed answered as an NpuKit: an error, and nothing else on stdout. */
+	if (unknown == n) {
+		ret = ttpu_error_set(err, TTPU_DEVICE_ERROR, "%s: not an NpuKit device (GET_INFO: %s)",
+				     device ? device : "/dev/npukit*", strerror(ds[0].info_errno));
+		goto out;
+	}
+	if (!json) {
+		for (size_t i = 0; i < n; i++)
+			print_text(out, &ds[i]);
+		goto out;
+	}
+	root = json_object_new_object();
+	list = json_object_new_array();
+	if (!root || !list || json_object_object_add(root, "devices", list)) {
+		json_object_put(list);
+		ret = ttpu_error_sys(err, ENOMEM, "--info");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = to_json(&ds[i]);
 
-		dev_info_read(&d, paths[i]);
-		if (!json) {
-			print_text(out, &d);
-			continue;
-		}
-		o = to_json(&d);
 		if (!o || json_object_array_add(list, o)) {
 			json_object_put(o);
 			ret = ttpu_error_sys(err, ENOMEM, "--info");
-			break;
+			goto out;
 		}
 	}
-	if (!ret && json &&
-	    fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_SPACED |
-								JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
+	if (fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_SPACED |
+							       JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
 		ret = ttpu_error_sys(err, errno ? errno : EIO, "writing the device list");
+out:
 	json_object_put(root);
+	free(ds);
 	globfree(&g);
 	return ret;
 }
