@@ -94,4 +94,8 @@ check-install: all
 		t 12 "scripts/demo runs in a root shell and calls no sudo" \
 			sh -c "PATH=$$dest/nosudo:\$$PATH scripts/demo >$$dest/demo.out 2>&1 && grep -q 'h2 \[2 x 4\]' $$dest/demo.out"; \
 	else echo "ok 12 scripts/demo runs in a root shell # SKIP not root" >>$$log; fi; \
+	t 13 "into the live root make install runs ldconfig and creates group npukit; into DESTDIR neither" \
+		sh -c "$(MAKE) -n --no-print-directory install | grep -qx ldconfig && \
+			$(MAKE) -n --no-print-directory install | grep -q 'groupadd --system npukit' && \
+			! $(MAKE) -n --no-print-directory install DESTDIR=$$dest | grep -q 'ldconfig\|groupadd'"; \
 	rm -f $$log.out; cat $$log; scripts/tally install $$log $(RESULTS)
