@@ -29,6 +29,7 @@
 #include "npukit_regs.h"
 #include "npukit_sim.h"
 
+struct attribute_group;
 struct dentry;
 struct platform_device;
 struct reset_control;
@@ -419,5 +420,8 @@ void npukit_debugfs_init(void);
 void npukit_debugfs_exit(void);
 void npukit_debugfs_add(struct npukit_device *nd);
 void npukit_debugfs_remove(struct npukit_device *nd);
+
+/* npukit_sysfs.c: the node's attributes, for &miscdevice.groups */
+extern const struct attribute_group *npukit_sysfs_groups[];
 
 #endif /* _NPUKIT_DEV_H */

@@ -309,6 +309,7 @@ static int npukit_register(struct npukit_device *nd)
 	nd->misc.name = nd->name;
 	nd->misc.fops = &npukit_fops;
 	nd->misc.parent = nd->dev;
+	nd->misc.groups = npukit_sysfs_groups;
 	ret = misc_register(&nd->misc);
 	if (ret) {
 		ida_free(&npukit_ida, nd->id);

@@ -25,6 +25,10 @@ KMOD_ARGS = $(if $(ARCH),ARCH=$(ARCH)) $(if $(CROSS_COMPILE),CROSS_COMPILE=$(CRO
 kmod-copy = rm -rf $(1) && mkdir -p $(1) && cp --parents $(KMOD_SRCS) $(1)/
 
 module:
+	@if [ ! -f $(KDIR)/Makefile ]; then \
+		echo "module: no kernel build tree at $(KDIR): install this kernel's headers," \
+			"or pass KDIR=<kernel build tree> (Documentation/npukit/building.rst)" >&2; \
+		exit 2; fi
 	@$(call kmod-copy,$(BUILD)/module)
 	$(MAKE) -C $(KDIR) M=$(abspath $(BUILD)/module) $(KMOD_ARGS) modules
 	@echo "module: $(BUILD)/module/npukit.ko"
@@ -69,7 +73,8 @@ check-kernel:
 
 # DKMS (dkms.conf): `sudo make dkms-install` puts the module sources in
 # /usr/src/npukit-$(NPUKIT_DKMS_VERSION) and lets dkms build and install
-# npukit.ko for the running kernel and every kernel installed later.
+# npukit.ko for the running kernel and every kernel installed later, and
+# gives group npukit the device nodes (udev/60-npukit.rules, mk/70-install.mk).
 NPUKIT_DKMS_VERSION := 1.0.0
 DKMS_FILES = $(KMOD_SRCS) dkms.conf
 .PHONY: dkms-install check-dkms
@@ -79,6 +84,7 @@ dkms-install:
 	cp --parents $(DKMS_FILES) /usr/src/npukit-$(NPUKIT_DKMS_VERSION)/
 	dkms remove -m npukit -v $(NPUKIT_DKMS_VERSION) --all >/dev/null 2>&1 || true
 	dkms install -m npukit -v $(NPUKIT_DKMS_VERSION)
+	$(call npukit-access)
 
 # check-dkms: dkms builds the module from dkms.conf against Debian's 6.1
 # headers, in scratch source and dkms trees (nothing is installed).

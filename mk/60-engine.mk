@@ -15,7 +15,7 @@
 
 ENGINE_DIR    := tests/engine
 ENGINE_OUT     = $(BUILD)/tests/engine
-ENGINE_TESTS  := engine_parity engine_choice engine_fault
+ENGINE_TESTS  := engine_parity engine_choice engine_fault engine_info
 ENGINE_BINS    = $(ENGINE_TESTS:%=$(ENGINE_OUT)/%)
 ENGINE_DATA    = $(BUILD)/engine-data
 # FIXTURE_SETUP() and friends expand to functions without prototypes.

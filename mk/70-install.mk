@@ -7,6 +7,8 @@
 # <npukit/npukit.h>: include/linux/ belongs to the kernel's own headers
 # (linux-libc-dev), where a driver outside the kernel must not add files.
 # The kernel module installs separately (Documentation/npukit/building.rst).
+# In the live root (no DESTDIR) it also creates group npukit, reloads udev
+# and runs ldconfig.
 
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
@@ -14,6 +16,19 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PCDIR      ?= $(LIBDIR)/pkgconfig
 MANDIR     ?= $(PREFIX)/share/man
+# The udev rule (udev/60-npukit.rules: group npukit, mode 0660). udev reads
+# /etc/udev/rules.d, not $(PREFIX); empty: no rule (debian/ installs it
+# with dh_installudev).
+UDEVRULESDIR ?= /etc/udev/rules.d
+
+# $(call npukit-access): install the udev rule; on the live system (no
+# DESTDIR) also create group npukit and apply the rule to nodes that exist.
+# `make install` and `make dkms-install` both use it.
+define npukit-access
+	$(if $(UDEVRULESDIR),install -D -m 0644 udev/60-npukit.rules $(DESTDIR)$(UDEVRULESDIR)/60-npukit.rules)
+	$(if $(DESTDIR),,getent group npukit >/dev/null || groupadd --system npukit)
+	$(if $(DESTDIR),,-udevadm control --reload >/dev/null 2>&1 && udevadm trigger --subsystem-match=misc --sysname-match='npukit*' >/dev/null 2>&1)
+endef
 
 .PHONY: install
 install: all man
@@ -36,6 +51,9 @@ install: all man
 		'Version: $(LIB_VERSION)' 'Requires.private: json-c' \
 		'Libs: -L$${libdir} -lttpu-run' 'Libs.private: -pthread -lm' \
 		'Cflags: -I$${includedir}' > $(DESTDIR)$(PCDIR)/ttpu-run.pc
+	$(call npukit-access)
+	@# The dynamic linker's cache must learn of libttpu-run.so.1 in the live root.
+	$(if $(DESTDIR),,ldconfig)
 
 # check-install: install into a scratch DESTDIR, then build and run a small
 # application against it through pkg-config, shared and static.
@@ -58,4 +76,26 @@ check-install: all
 		sh -c "printf '#include <npukit/npukit.h>\nunsigned long get_info = NPUKIT_IOCTL_GET_INFO;\n' | $(CC) -Werror -fsyntax-only -I$$dest/usr/include -x c -"; \
 	t 6 "man finds ttpu-run(1), libttpu-run(3) and npukit(4) where they were installed" \
 		sh -c "for p in '1 ttpu-run' '3 libttpu-run' '4 npukit'; do MANPATH=$$dest/usr/share/man man -w \$$p || exit 1; done"; \
+	t 7 "the udev rule is installed, the same file debian/ ships" \
+		cmp udev/60-npukit.rules $$dest/etc/udev/rules.d/60-npukit.rules; \
+	t 8 "debian/npukit-dkms.udev is that rule" cmp udev/60-npukit.rules debian/npukit-dkms.udev; \
+	tests/udev/check-rule $$dest/etc/udev/rules.d/60-npukit.rules >$$log.out 2>&1; rc=$$?; \
+	if [ $$rc = 4 ]; then echo "ok 9 udevadm test applies the rule # SKIP $$(sed -n 's/.*# SKIP //p' $$log.out)" >>$$log; \
+	elif [ $$rc = 0 ]; then echo "ok 9 udevadm test applies the rule" >>$$log; sed 's/^/# /' $$log.out >>$$log; \
+	else echo "not ok 9 udevadm test applies the rule" >>$$log; sed 's/^/# /' $$log.out >>$$log; fi; : > $$log.out; \
+	t 10 "make module without a kernel tree says to pass KDIR=" \
+		sh -c "$(MAKE) -s --no-print-directory module KDIR=/nonexistent/kdir 2>&1 | grep -q 'pass KDIR='"; \
+	t 11 "README's two commands carry no sudo" \
+		sh -c "sed -n '/^## Two commands/,/^\`\`\`\$$/{/^\`\`\`sh/,/^\`\`\`\$$/p}' README.md | grep -q '^scripts/demo' && \
+			! sed -n '/^## Two commands/,/^\*\*/p' README.md | grep -q '^sudo '"; \
+	if [ "$$(id -u)" = 0 ]; then \
+		mkdir -p $$dest/nosudo; printf '#!/bin/sh\necho "sudo called: $$*" >&2; exit 99\n' >$$dest/nosudo/sudo; \
+		chmod +x $$dest/nosudo/sudo; \
+		t 12 "scripts/demo runs in a root shell and calls no sudo" \
+			sh -c "PATH=$$dest/nosudo:\$$PATH scripts/demo >$$dest/demo.out 2>&1 && grep -q 'h2 \[2 x 4\]' $$dest/demo.out"; \
+	else echo "ok 12 scripts/demo runs in a root shell # SKIP not root" >>$$log; fi; \
+	t 13 "into the live root make install runs ldconfig and creates group npukit; into DESTDIR neither" \
+		sh -c "$(MAKE) -n --no-print-directory install | grep -qx ldconfig && \
+			$(MAKE) -n --no-print-directory install | grep -q 'groupadd --system npukit' && \
+			! $(MAKE) -n --no-print-directory install DESTDIR=$$dest | grep -q 'ldconfig\|groupadd'"; \
 	rm -f $$log.out; cat $$log; scripts/tally install $$log $(RESULTS)

@@ -209,6 +209,31 @@ FIXTURE_VARIANT_ADD(fails, engine_npukit_missing_device) {
 	.status = 3, .kind = "DeviceError",
 };
 
+FIXTURE_VARIANT_ADD(fails, info_missing_device) {
+	.args = { "--info", "--device", "/nonexistent/npukit0" },
+	.status = 3, .kind = "DeviceError", .says = "then the module",
+};
+
+FIXTURE_VARIANT_ADD(fails, info_not_an_npukit) {
+	.args = { "--info", "--device", "/dev/null" },
+	.status = 3, .kind = "DeviceError", .says = "/dev/null: not an NpuKit device",
+};
+
+FIXTURE_VARIANT_ADD(fails, info_with_a_program) {
+	.args = { "--info", "@noinputs.json" }, .status = 2, .kind = "UsageError",
+	.says = "--info takes only",
+};
+
+FIXTURE_VARIANT_ADD(fails, json_without_info) {
+	.args = { "--json", "@noinputs.json" }, .status = 2, .kind = "UsageError",
+	.says = "--json goes with --info",
+};
+
+FIXTURE_VARIANT_ADD(fails, repeat_not_a_number) {
+	.args = { "--repeat", "5x", "@noinputs.json" }, .status = 2, .kind = "UsageError",
+	.says = "--repeat needs a count",
+};
+
 FIXTURE_VARIANT_ADD(fails, usage_engine_bogus) {
 	.args = { "--engine", "bogus", "@noinputs.json" },
 	.status = 2, .kind = "UsageError", .says = "bogus",
@@ -1039,11 +1064,29 @@ TEST(engine_auto_missing_device_falls_back)
 {
 	struct proc_result r;
 
-	RUN_CLI(&r, NULL, "--device", "/nonexistent/npukit0", "--stats",
+	RUN_CLI(&r, NULL, "--engine", "auto", "--device", "/nonexistent/npukit0", "--stats",
 		cli_data("noinputs.json"));
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
 	check_noinputs_response(_metadata, r.json);
 	ASSERT_NE(NULL, strstr(r.err, "engine software")) TH_LOG("%s", r.err);
+	proc_result_free(&r);
+}
+
+/*
+ * --device alone asks for the NpuKit: a missing node is a DeviceError that
+ * says what to load, with the path unescaped in the JSON error.
+ */
+TEST(device_implies_engine_npukit)
+{
+	struct proc_result r;
+
+	RUN_CLI(&r, NULL, "--device", "/nonexistent/npukit0", cli_data("noinputs.json"));
+	check_error(_metadata, &r, "DeviceError", 3);
+	ASSERT_NE(NULL, strstr(r.err, "load the bitstream and its overlay, then the module"))
+		TH_LOG("%s", r.err);
+	ASSERT_NE(NULL, strstr(r.err, "Documentation/npukit/pynq-z2.rst")) TH_LOG("%s", r.err);
+	ASSERT_NE(NULL, strstr(r.out, "\"/nonexistent/npukit0: cannot open")) TH_LOG("%s", r.out);
+	ASSERT_EQ(NULL, strstr(r.out, "\\/")) TH_LOG("%s", r.out);
 	proc_result_free(&r);
 }
 

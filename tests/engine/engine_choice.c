@@ -14,12 +14,6 @@
 
 #define MISSING "/nonexistent-dir/npukit9"
 
-#define NEED_DEVICE()								\
-	do {									\
-		if (!npu_have_device())						\
-			SKIP(return, "%s absent", npu_device_path());		\
-	} while (0)
-
 /* A two-layer program whose second layer reads the first one's result. */
 static const char program[] =
 	"{\"format\":\"ttpu\",\"version\":1,\"tile\":4,\"name\":\"two\",\"buffers\":{"
@@ -313,8 +307,8 @@ TEST(cli_auto_missing_is_software_npukit_missing_is_device_error)
 	if (access(proc_ttpu_path(), X_OK))
 		SKIP(return, "no ttpu-run at %s", proc_ttpu_path());
 	ASSERT_EQ(0, files_make(&f));
-	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--stats", "--device", MISSING,
-				 f.prog, "--inputs", f.in, NULL }, NULL, &c));
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--stats", "--engine", "auto",
+				 "--device", MISSING, f.prog, "--inputs", f.in, NULL }, NULL, &c));
 	EXPECT_EQ(0, c.status) TH_LOG("%s", c.err);
 	EXPECT_STREQ("software", eng_json_str(c.json, "engine"));
 	EXPECT_NE(NULL, strstr(eng_json_str(c.json, "engineReason") ?: "", MISSING));

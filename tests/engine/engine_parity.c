@@ -183,17 +183,6 @@ static int parity(const char *req, char *why, size_t whylen, int *kind, char **r
 			TH_LOG("%s: %s", (label), __why);			\
 	} while (0)
 
-/*
- * Every test starts here: the harness of Debian's 6.1 source still runs a
- * test's body after its fixture setup SKIPped, so the check is the body's.
- */
-#define NEED_DEVICE()								\
-	do {									\
-		if (!npu_have_device())						\
-			SKIP(return, "%s absent: the parity suite needs the driver",	\
-			     npu_device_path());					\
-	} while (0)
-
 static void check_mlp(struct __test_metadata *_metadata, const struct mlp *s)
 {
 	char label[160];

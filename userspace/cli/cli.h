@@ -8,6 +8,8 @@
  * serve.c:    --serve, one program answering inputs lines on stdin.
  * report.c:   errors (JSON on stdout, one line on stderr, exit status) and
  *             the --stats summary.
+ * info.c:     --info: the NpuKit devices, GET_INFO, state and counters.
+ * repeat.c:   --repeat N: N timed runs, ms per run min/median/max.
  */
 #ifndef TTPU_CLI_H
 #define TTPU_CLI_H
@@ -112,5 +114,27 @@ int cli_report_error(const struct ttpu_error *err, bool stdout_usable);
 void cli_report_outputs(const ttpu_program *prog, const ttpu_result *res);
 void cli_report_stats(const ttpu_program *prog, const ttpu_engine *eng,
 		      const ttpu_result *res, const struct cli_times *t);
+
+/* ---- info.c ------------------------------------------------------------ */
+
+/*
+ * List @device, or every /dev/npukitN, on @out: for people, or as
+ * {"devices": [...]} with @json. A DeviceError when there is none.
+ */
+int cli_info(const char *device, bool json, FILE *out, struct ttpu_error *err);
+
+/* ---- repeat.c ---------------------------------------------------------- */
+
+#define CLI_REPEAT_MAX 1000000
+
+/* @arg as a run count, 1 to CLI_REPEAT_MAX. */
+int cli_parse_repeat(const char *arg, unsigned long *n, struct ttpu_error *err);
+/*
+ * Run @prog @n times; *@res is the last run's result. Prints the ms per
+ * run (min/median/max) on stderr.
+ */
+int cli_run_repeat(const ttpu_program *prog, ttpu_engine *eng,
+		   const ttpu_inputs *in, unsigned long n, ttpu_result **res,
+		   struct ttpu_error *err);
 
 #endif /* TTPU_CLI_H */

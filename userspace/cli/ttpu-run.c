@@ -27,11 +27,15 @@ struct cli {
 	const char *output;		/* NULL or "-": stdout */
 	const char *device;
 	enum ttpu_engine_choice engine;
+	bool engine_given;		/* --engine was on the command line */
 	bool check;
 	bool compile;			/* --compile: write PROGRAM as .ttpb */
 	bool serve;			/* --serve: inputs lines on stdin */
 	bool stats;
 	bool show;
+	bool info;			/* --info: list devices, run nothing */
+	bool json;			/* --info as JSON */
+	unsigned long repeat;		/* runs; 1 unless --repeat */
 	struct cli_sink sink;
 	struct cli_times times;
 };
@@ -64,7 +68,8 @@ static void usage(FILE *f)
 	fprintf(f, "or %s (the default: the\n", ttpu_engine_choice_name(TTPU_ENGINE_AUTO));
 	fprintf(f,
 		"                      first of them present on this machine)\n"
-		"  -d, --device PATH   the NpuKit device node (default /dev/npukit0)\n"
+		"  -d, --device PATH   the NpuKit device node (default /dev/npukit0);\n"
+		"                      implies --engine npukit unless --engine is given\n"
 		"  -c, --check         load and validate only; print\n"
 		"                      {\"ok\": true, \"name\", \"passes\", \"commands\"}\n"
 		"      --compile       write PROGRAM compiled (.ttpb, see ttpu-run(1)) to\n"
@@ -77,6 +82,12 @@ static void usage(FILE *f)
 		"                      counters, time per phase); adds \"stats\" to the response\n"
 		"  -S, --show          print each output as a matrix on stderr (for people;\n"
 		"                      large outputs are cut to their corners)\n"
+		"  -r, --repeat N      run N times (engine opened once); the response is\n"
+		"                      the last run's, and stderr gets ms per run\n"
+		"                      (min/median/max)\n"
+		"      --info          list the NpuKit devices (or --device's): ID, VERSION,\n"
+		"                      FEATURES, limits, state and counters; runs nothing\n"
+		"      --json          with --info: {\"devices\": [...]} on stdout\n"
 		"  -h, --help          this text\n"
 		"  -V, --version       the version\n"
 		"\n"
@@ -98,6 +109,9 @@ static const struct option long_options[] = {
 	{ "check", no_argument, NULL, 'c' },
 	{ "stats", no_argument, NULL, 's' },
 	{ "show", no_argument, NULL, 'S' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "info", no_argument, NULL, 'I' },
+	{ "json", no_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "compile", no_argument, NULL, CLI_OPT_COMPILE },
@@ -136,7 +150,7 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	int opt, ret;
 
 	opterr = 0;	/* every complaint is one UsageError line */
-	while ((opt = getopt_long(argc, argv, ":i:o:m:e:d:csShV", long_options,
+	while ((opt = getopt_long(argc, argv, ":i:o:m:e:d:csSr:hV", long_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -154,6 +168,7 @@ static int parse_args(struct cli *c, int argc, char **argv,
 			ret = ttpu_engine_choice_parse(optarg, &c->engine, err);
 			if (ret)
 				return ret;
+			c->engine_given = true;
 			break;
 		case 'd':
 			c->device = optarg;
@@ -166,6 +181,17 @@ static int parse_args(struct cli *c, int argc, char **argv,
 			break;
 		case 'S':
 			c->show = true;
+			break;
+		case 'r':
+			ret = cli_parse_repeat(optarg, &c->repeat, err);
+			if (ret)
+				return ret;
+			break;
+		case 'I':
+			c->info = true;
+			break;
+		case 'J':
+			c->json = true;
 			break;
 		case 'h':
 			help = true;
@@ -195,6 +221,16 @@ static int parse_args(struct cli *c, int argc, char **argv,
 		printf(CLI_NAME " " TTPU_RUN_VERSION "\n");
 		return 1;
 	}
+	if (c->json && !c->info)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "--json goes with --info (a run's response is JSON already)");
+	if (c->info) {
+		if (optind < argc || c->inputs || c->output || c->check || c->repeat > 1 ||
+		    c->engine_given)
+			return ttpu_error_set(err, TTPU_USAGE_ERROR,
+					      "--info takes only --device and --json (see " CLI_NAME " --help)");
+		return 0;
+	}
 	if (argc - optind > 1)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				      "one PROGRAM at most, got '%s' and '%s' (see " CLI_NAME " --help)",
@@ -214,6 +250,12 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	if (c->device && c->engine == TTPU_ENGINE_SOFTWARE)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				      "--device does not apply to --engine software");
+	/*
+	 * Naming a device asks for it: a mistyped path must fail, not fall
+	 * back to the CPU. "--engine auto --device PATH" still may.
+	 */
+	if (c->device && !c->engine_given)
+		c->engine = TTPU_ENGINE_NPUKIT;
 	return 0;
 }
 
@@ -271,7 +313,8 @@ static int write_check(FILE *f, const ttpu_program *prog)
 	    json_object_object_add(o, "commands",
 				   json_object_new_int64((int64_t)ttpu_program_command_count(prog))))
 		goto out;
-	if (fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED)) < 0)
+	if (fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED |
+							    JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
 		goto out;
 	ret = 0;
 out:
@@ -320,7 +363,8 @@ static int execute(struct cli *c, struct ttpu_error *err)
 		cli_times_add(&c->times, CLI_PHASE_OPEN, &mark);
 		if (ret)
 			goto out;
-		ret = ttpu_run(prog, eng, in, &res, err);
+		ret = c->repeat > 1 ? cli_run_repeat(prog, eng, in, c->repeat, &res, err) :
+				      ttpu_run(prog, eng, in, &res, err);
 		cli_times_add(&c->times, CLI_PHASE_RUN, &mark);
 		if (ret)
 			goto out;
@@ -350,7 +394,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct cli c = { .engine = TTPU_ENGINE_AUTO };
+	struct cli c = { .engine = TTPU_ENGINE_AUTO, .repeat = 1 };
 	struct ttpu_error err;
 	int ret;
 
@@ -369,8 +413,13 @@ int main(int argc, char **argv)
 		ttpu_error_sys(&err, errno ? errno : EIO, "writing to stdout");
 		return cli_report_error(&err, false);
 	}
-	if (ret == 0)
+	if (ret == 0 && c.info) {
+		ret = cli_info(c.device, c.json, stdout, &err);
+		if (!ret && (fflush(stdout) || ferror(stdout)))
+			ret = ttpu_error_sys(&err, errno ? errno : EIO, "writing to stdout");
+	} else if (ret == 0) {
 		ret = execute(&c, &err);
+	}
 	if (ret)
 		return cli_report_error(&err, cli_sink_stdout_usable(&c.sink));
 	return CLI_EXIT_OK;

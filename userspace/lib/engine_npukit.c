@@ -558,6 +558,25 @@ static int device_error(struct ttpu_error *err, const char *path, int e, const c
 	return -TTPU_DEVICE_ERROR;
 }
 
+/*
+ * What a board owner does about a failed open(): the two usual causes
+ * have a fix, documented on the bring-up page.
+ */
+static const char *open_failure_hint(int e)
+{
+	switch (e) {
+	case ENOENT:
+	case ENXIO:
+	case ENODEV:
+		return "cannot open (no NpuKit there: load the bitstream and its overlay, then the module; see Documentation/npukit/pynq-z2.rst)";
+	case EACCES:
+	case EPERM:
+		return "cannot open (permission denied: join group npukit, or run as root; see Documentation/npukit/pynq-z2.rst, access without root)";
+	default:
+		return "cannot open";
+	}
+}
+
 /* ---- presence and opening: the engine table's entry ------------------- */
 
 static const char *const default_nodes[] = { "/dev/npukit0", "/dev/npukit" };
@@ -643,9 +662,7 @@ static int npukit_open(const char *device, struct ttpu_engine **out,
 	snprintf(ne->path, sizeof(ne->path), "%s", device ? device : "/dev/npukit0");
 	ne->fd = open(ne->path, O_RDWR | O_CLOEXEC);
 	if (ne->fd < 0) {
-		ret = device_error(err, ne->path, errno,
-				   errno == EACCES ? "cannot open (permission denied: see Documentation/npukit/index.rst, device permissions)" :
-						     "cannot open");
+		ret = device_error(err, ne->path, errno, open_failure_hint(errno));
 		goto fail;
 	}
 	ne->info.size = sizeof(ne->info);

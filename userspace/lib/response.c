@@ -328,7 +328,9 @@ int ttpu_error_write_json(const struct ttpu_error *err, FILE *f)
 		json_object_object_add(e, "column", json_object_new_int64(err->column));
 	if (err->sys_errno)
 		json_object_object_add(e, "errno", json_object_new_int(err->sys_errno));
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_SPACED);
+	/* Paths in messages stay readable: "/dev/npukit0", not "\/dev\/npukit0". */
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_SPACED |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (fprintf(f, "%s\n", text) < 0 || fflush(f))
 		ret = -TTPU_SYSTEM_ERROR;
 	json_object_put(root);

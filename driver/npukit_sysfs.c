@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npukit_sysfs.c - what anyone may read about an instance, without root
+ *
+ * /sys/class/misc/npukitN/{id,version,features,array_n,backend,state} and
+ * /sys/class/misc/npukitN/stats/<counter>, one value per file, mode 0444
+ * (Documentation/ABI/testing/sysfs-driver-npukit). debugfs keeps the
+ * simulator's knobs and the reset, which need root.
+ *
+ * Copyright (C) 2026 The npukit authors
+ */
+
+#include <linux/device.h>
+#include <linux/miscdevice.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "npukit_dev.h"
+
+/* misc_register() makes the miscdevice the node's driver data. */
+static struct npukit_device *npukit_from_dev(struct device *dev)
+{
+	struct miscdevice *misc = dev_get_drvdata(dev);
+
+	return container_of(misc, struct npukit_device, misc);
+}
+
+/* id, version, features: read once at probe and never changed after */
+static ssize_t npukit_reg_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct npukit_device *nd = npukit_from_dev(dev);
+	u32 val;
+
+	if (!strcmp(attr->attr.name, "id"))
+		val = nd->ip_id;
+	else if (!strcmp(attr->attr.name, "version"))
+		val = nd->ip_version;
+	else
+		val = nd->ip_features;
+	return sysfs_emit(buf, "0x%08x\n", val);
+}
+
+static struct device_attribute dev_attr_id = __ATTR(id, 0444, npukit_reg_show, NULL);
+static struct device_attribute dev_attr_version =
+	__ATTR(version, 0444, npukit_reg_show, NULL);
+static struct device_attribute dev_attr_features =
+	__ATTR(features, 0444, npukit_reg_show, NULL);
+
+static ssize_t array_n_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", npukit_from_dev(dev)->array_n);
+}
+static DEVICE_ATTR_RO(array_n);
+
+static ssize_t backend_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  npukit_from_dev(dev)->sim ? "simulated" : "hardware");
+}
+static DEVICE_ATTR_RO(backend);
+
+/* "ok", "failed" (until a reset proves it clean) or "gone" (unbound) */
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct npukit_device *nd = npukit_from_dev(dev);
+	const char *state;
+
+	if (mutex_lock_interruptible(&nd->lock))
+		return -EINTR;
+	state = nd->gone ? "gone" : nd->failed ? "failed" : "ok";
+	mutex_unlock(&nd->lock);
+	return sysfs_emit(buf, "%s\n", state);
+}
+static DEVICE_ATTR_RO(state);
+
+static struct attribute *npukit_attrs[] = {
+	&dev_attr_id.attr,
+	&dev_attr_version.attr,
+	&dev_attr_features.attr,
+	&dev_attr_array_n.attr,
+	&dev_attr_backend.attr,
+	&dev_attr_state.attr,
+	NULL,
+};
+
+static const struct attribute_group npukit_group = {
+	.attrs = npukit_attrs,
+};
+
+/* Each file of stats/ and the counter of &struct npukit_stats it shows */
+#define NPUKIT_STAT_FIELD(_f) { #_f, offsetof(struct npukit_stats, _f) }
+static const struct {
+	const char *name;
+	size_t offset;
+} npukit_stat_fields[] = {
+	NPUKIT_STAT_FIELD(batches),
+	NPUKIT_STAT_FIELD(kicks),
+	NPUKIT_STAT_FIELD(readbacks),
+	NPUKIT_STAT_FIELD(dma_bytes),
+	NPUKIT_STAT_FIELD(errors),
+	NPUKIT_STAT_FIELD(timeouts),
+	NPUKIT_STAT_FIELD(dma_errors),
+	NPUKIT_STAT_FIELD(hangs),
+	NPUKIT_STAT_FIELD(interrupted),
+	NPUKIT_STAT_FIELD(device_ns),
+	NPUKIT_STAT_FIELD(recoveries),
+	NPUKIT_STAT_FIELD(self_test_failures),
+	NPUKIT_STAT_FIELD(pl_resets),
+	NPUKIT_STAT_FIELD(failed_submits),
+};
+
+/*
+ * The counters are u64 and change under the device lock: reading them
+ * under it too keeps a 32-bit CPU from seeing half an update.
+ */
+static ssize_t npukit_stat_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct npukit_device *nd = npukit_from_dev(dev);
+	size_t i;
+	u64 val;
+
+	for (i = 0; i < ARRAY_SIZE(npukit_stat_fields); i++)
+		if (!strcmp(attr->attr.name, npukit_stat_fields[i].name))
+			break;
+	if (i == ARRAY_SIZE(npukit_stat_fields))
+		return -ENOENT;
+	if (mutex_lock_interruptible(&nd->lock))
+		return -EINTR;
+	val = *(u64 *)((u8 *)&nd->stats + npukit_stat_fields[i].offset);
+	mutex_unlock(&nd->lock);
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+#define NPUKIT_STAT_ATTR(_f)						\
+	static struct device_attribute dev_attr_##_f =			\
+		__ATTR(_f, 0444, npukit_stat_show, NULL)
+
+NPUKIT_STAT_ATTR(batches);
+NPUKIT_STAT_ATTR(kicks);
+NPUKIT_STAT_ATTR(readbacks);
+NPUKIT_STAT_ATTR(dma_bytes);
+NPUKIT_STAT_ATTR(errors);
+NPUKIT_STAT_ATTR(timeouts);
+NPUKIT_STAT_ATTR(dma_errors);
+NPUKIT_STAT_ATTR(hangs);
+NPUKIT_STAT_ATTR(interrupted);
+NPUKIT_STAT_ATTR(device_ns);
+NPUKIT_STAT_ATTR(recoveries);
+NPUKIT_STAT_ATTR(self_test_failures);
+NPUKIT_STAT_ATTR(pl_resets);
+NPUKIT_STAT_ATTR(failed_submits);
+
+static struct attribute *npukit_stats_attrs[] = {
+	&dev_attr_batches.attr,
+	&dev_attr_kicks.attr,
+	&dev_attr_readbacks.attr,
+	&dev_attr_dma_bytes.attr,
+	&dev_attr_errors.attr,
+	&dev_attr_timeouts.attr,
+	&dev_attr_dma_errors.attr,
+	&dev_attr_hangs.attr,
+	&dev_attr_interrupted.attr,
+	&dev_attr_device_ns.attr,
+	&dev_attr_recoveries.attr,
+	&dev_attr_self_test_failures.attr,
+	&dev_attr_pl_resets.attr,
+	&dev_attr_failed_submits.attr,
+	NULL,
+};
+
+static const struct attribute_group npukit_stats_group = {
+	.name = "stats",
+	.attrs = npukit_stats_attrs,
+};
+
+/*
+ * For the misc device's .groups: created with the node, so udev and
+ * readers never see it without them, and removed by misc_deregister()
+ * before the instance can go away.
+ */
+const struct attribute_group *npukit_sysfs_groups[] = {
+	&npukit_group,
+	&npukit_stats_group,
+	NULL,
+};
