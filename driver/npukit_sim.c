@@ -176,6 +176,15 @@
 #define SIM_CPU_HOST_KICK_PS	500000
 #define SIM_CACHE_LINE		32
 
+static const u32 sim_cpu_default_ps[NPUKIT_CPU_ITEMS] = {
+	[NPUKIT_CPU_SYSCALL] = SIM_CPU_SYSCALL_PS,
+	[NPUKIT_CPU_SYNC] = SIM_CPU_SYNC_PS,
+	[NPUKIT_CPU_LINE] = SIM_CPU_LINE_PS,
+	[NPUKIT_CPU_COPY] = SIM_CPU_COPY_PS,
+	[NPUKIT_CPU_KICK] = SIM_CPU_KICK_PS,
+	[NPUKIT_CPU_HOST_KICK] = SIM_CPU_HOST_KICK_PS,
+};
+
 struct sim_write {
 	u64 land;
 	u32 off;
@@ -1180,6 +1189,12 @@ static const struct file_operations sim_pl_reset_fops = {
  */
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 {
+	static const char * const sim_cpu_knobs[NPUKIT_CPU_ITEMS] = {
+		"cpu_syscall_ps", "cpu_sync_ps", "cpu_line_ps", "cpu_copy_ps",
+		"cpu_kick_ps", "cpu_host_kick_ps",
+	};
+	unsigned int i;
+
 	debugfs_create_atomic_t("dma_error", 0600, dir, &sim->dma_error);
 	debugfs_create_bool("hang", 0600, dir, &sim->hang);
 	debugfs_create_u32("slow", 0600, dir, &sim->slow);
@@ -1188,18 +1203,8 @@ void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 	debugfs_create_u32("first_beat", 0600, dir, &sim->timing.first_beat);
 	debugfs_create_bool("reset_line", 0600, dir, &sim->reset_line);
 	debugfs_create_file("pl_reset", 0200, dir, sim, &sim_pl_reset_fops);
-	debugfs_create_u32("cpu_syscall_ps", 0600, dir,
-			   &sim->cpu_ps[NPUKIT_CPU_SYSCALL]);
-	debugfs_create_u32("cpu_sync_ps", 0600, dir,
-			   &sim->cpu_ps[NPUKIT_CPU_SYNC]);
-	debugfs_create_u32("cpu_line_ps", 0600, dir,
-			   &sim->cpu_ps[NPUKIT_CPU_LINE]);
-	debugfs_create_u32("cpu_copy_ps", 0600, dir,
-			   &sim->cpu_ps[NPUKIT_CPU_COPY]);
-	debugfs_create_u32("cpu_kick_ps", 0600, dir,
-			   &sim->cpu_ps[NPUKIT_CPU_KICK]);
-	debugfs_create_u32("cpu_host_kick_ps", 0600, dir,
-			   &sim->cpu_ps[NPUKIT_CPU_HOST_KICK]);
+	for (i = 0; i < NPUKIT_CPU_ITEMS; i++)
+		debugfs_create_u32(sim_cpu_knobs[i], 0600, dir, &sim->cpu_ps[i]);
 }
 
 /**
@@ -1231,12 +1236,7 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
 	sim->slow = 1;
 	sim->timing = (struct npukit_sim_timing)NPUKIT_SIM_TIMING_DEFAULT;
 	sim->reset_line = true;
-	sim->cpu_ps[NPUKIT_CPU_SYSCALL] = SIM_CPU_SYSCALL_PS;
-	sim->cpu_ps[NPUKIT_CPU_SYNC] = SIM_CPU_SYNC_PS;
-	sim->cpu_ps[NPUKIT_CPU_LINE] = SIM_CPU_LINE_PS;
-	sim->cpu_ps[NPUKIT_CPU_COPY] = SIM_CPU_COPY_PS;
-	sim->cpu_ps[NPUKIT_CPU_KICK] = SIM_CPU_KICK_PS;
-	sim->cpu_ps[NPUKIT_CPU_HOST_KICK] = SIM_CPU_HOST_KICK_PS;
+	memcpy(sim->cpu_ps, sim_cpu_default_ps, sizeof(sim->cpu_ps));
 	sim->glue_len = 16;
 	sim->glue_param = 1;
 	sim->w_shape = 0x00080008;
