@@ -36,6 +36,7 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -180,6 +181,9 @@ static int npukit_legacy_run(struct npukit_device *nd,
 	}
 	/* tiles of ones: what they hold does not change the cost */
 	memset(nd->tx, 1, NPUKIT_LEGACY_WMEM_KRUN * NPUKIT_TILE_BYTES);
+	dma_sync_single_for_device(nd->dev, nd->tx_dma,
+				   NPUKIT_LEGACY_WMEM_KRUN * NPUKIT_TILE_BYTES,
+				   DMA_TO_DEVICE);
 	t0 = npukit_now_ns(nd);
 	reads0 = nd->io.reads;
 	writes0 = nd->io.writes;
