@@ -299,6 +299,7 @@ static int npukit_job_deliver(struct npukit_device *nd, struct npukit_job *job,
 			      bool nofault)
 {
 	u8 __user *results = u64_to_user_ptr(job->args.results_ptr);
+	u32 from = job->written;
 	int ret = 0;
 
 	if (!job->chunk_ran || job->delivered)
@@ -314,8 +315,8 @@ static int npukit_job_deliver(struct npukit_device *nd, struct npukit_job *job,
 			break;
 		}
 		job->written++;
-		npukit_cpu_work(nd, NPUKIT_CPU_COPY, NPUKIT_C_BYTES);
 	}
+	npukit_cpu_work(nd, NPUKIT_CPU_COPY, (job->written - from) * NPUKIT_C_BYTES);
 	npukit_job_count(job);
 	job->delivered = !ret;
 	return ret;
