@@ -15,6 +15,9 @@
  * /sys/kernel/debug/npukit/npukitN/pl_reset   knobs idle_lag, overtake,
  *                                             first_beat: see
  *                                             npukit_sim_debugfs()
+ * /sys/kernel/debug/npukit/npukitN/legacy     simulated instances only:
+ *                                             the C++ host's sequence on
+ *                                             the model (npukit_legacy.c)
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -35,6 +38,7 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	struct npukit_device *nd = m->private;
 	const struct npukit_stats *s = &nd->stats;
 	struct npukit_sim_counters sc;
+	struct npukit_sim_cpu cpu;
 
 	mutex_lock(&nd->lock);
 	seq_printf(m, "backend %s\n", nd->sim ? "simulated" : "hardware");
@@ -74,6 +78,15 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "sim_gemm_ns %llu\n", sc.gemm_ns);
 		seq_printf(m, "sim_dma_bytes %llu\n", sc.dma_bytes);
 		seq_printf(m, "sim_dropped_writes %llu\n", sc.dropped);
+		npukit_sim_cpu_counters(nd->sim, &cpu);
+		seq_printf(m, "sim_cpu_ns %llu\n", cpu.ns);
+		seq_printf(m, "sim_cpu_syscalls %llu\n",
+			   cpu.count[NPUKIT_CPU_SYSCALL]);
+		seq_printf(m, "sim_cpu_syncs %llu\n", cpu.count[NPUKIT_CPU_SYNC]);
+		seq_printf(m, "sim_cpu_lines %llu\n", cpu.count[NPUKIT_CPU_LINE]);
+		seq_printf(m, "sim_cpu_copy_bytes %llu\n",
+			   cpu.count[NPUKIT_CPU_COPY]);
+		seq_printf(m, "sim_cpu_kicks %llu\n", cpu.count[NPUKIT_CPU_KICK]);
 	}
 	mutex_unlock(&nd->lock);
 	return 0;
@@ -131,8 +144,10 @@ void npukit_debugfs_add(struct npukit_device *nd)
 	debugfs_create_file("stats", 0444, nd->debugfs, nd, &npukit_stats_fops);
 	debugfs_create_file("state", 0444, nd->debugfs, nd, &npukit_state_fops);
 	debugfs_create_file("reset", 0200, nd->debugfs, nd, &npukit_reset_fops);
-	if (nd->sim)
+	if (nd->sim) {
 		npukit_sim_debugfs(nd->sim, nd->debugfs);
+		npukit_legacy_debugfs(nd);
+	}
 }
 
 /**

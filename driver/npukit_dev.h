@@ -383,6 +383,26 @@ static inline void npukit_delay_ns(struct npukit_device *nd, u32 ns)
 		ndelay(ns);
 }
 
+/*
+ * The CPU's share of board time (cache maintenance, copies, system calls,
+ * the driver's own code), charged to the model on a simulated instance,
+ * beside the work itself. The bus model cannot see it; on hardware it is
+ * simply spent.
+ */
+static inline void npukit_cpu_work(struct npukit_device *nd,
+				   enum npukit_sim_cpu_item item, u32 n)
+{
+	if (nd->sim)
+		npukit_sim_cpu(nd->sim, item, n);
+}
+
+/* One dma_sync_single_*() over @bytes of a DMA buffer */
+static inline void npukit_cpu_sync(struct npukit_device *nd, size_t bytes)
+{
+	if (nd->sim)
+		npukit_sim_cpu_sync(nd->sim, bytes);
+}
+
 /* npukit_hw.c */
 int npukit_hw_init(struct npukit_device *nd);
 int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
@@ -414,6 +434,9 @@ int npukit_copy_args(void *dst, size_t ksize, void __user *uarg);
 
 /* npukit_job.c */
 int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg);
+
+/* npukit_legacy.c */
+void npukit_legacy_debugfs(struct npukit_device *nd);
 
 /* npukit_debugfs.c */
 void npukit_debugfs_init(void);

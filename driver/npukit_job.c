@@ -158,6 +158,7 @@ static int npukit_kicks_check(struct npukit_device *nd,
 		if (!(i % 1024))
 			cond_resched();
 	}
+	npukit_cpu_work(nd, NPUKIT_CPU_COPY, 2 * sizeof(u32) * i);
 	return 0;
 }
 
@@ -251,6 +252,8 @@ static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
 					   sizeof(struct npukit_kick), nofault))
 				return -EFAULT;
 	}
+	npukit_cpu_work(nd, NPUKIT_CPU_COPY, n * sizeof(struct npukit_kick));
+	npukit_cpu_work(nd, NPUKIT_CPU_KICK, n);
 	for (i = 0; i < n; i++) {
 		const struct npukit_kick *k = &job->kicks[i];
 
@@ -301,9 +304,11 @@ static void npukit_job_count(struct npukit_job *job)
  * order, and count the kicks that are then complete. @nofault: fail
  * rather than fault a page in.
  */
-static int npukit_job_deliver(struct npukit_job *job, bool nofault)
+static int npukit_job_deliver(struct npukit_device *nd, struct npukit_job *job,
+			      bool nofault)
 {
 	u8 __user *results = u64_to_user_ptr(job->args.results_ptr);
+	u32 from = job->written;
 	int ret = 0;
 
 	if (!job->chunk_ran || job->delivered)
@@ -320,6 +325,7 @@ static int npukit_job_deliver(struct npukit_job *job, bool nofault)
 		}
 		job->written++;
 	}
+	npukit_cpu_work(nd, NPUKIT_CPU_COPY, (job->written - from) * NPUKIT_C_BYTES);
 	npukit_job_count(job);
 	job->delivered = !ret;
 	return ret;
@@ -387,6 +393,7 @@ static int npukit_job_replay(struct npukit_device *nd, struct npukit_job *job)
 						   npukit_job_kick_ptr(job, first + i),
 						   NPUKIT_AB_BYTES))
 				return -EAGAIN;
+			npukit_cpu_work(nd, NPUKIT_CPU_COPY, NPUKIT_AB_BYTES);
 			job->replay[i].ctrl = NPUKIT_CTRL_START |
 				(first + i == job->sum_start ?
 				 NPUKIT_CTRL_CLEAR : 0);
@@ -394,6 +401,7 @@ static int npukit_job_replay(struct npukit_device *nd, struct npukit_job *job)
 		}
 		dma_sync_single_for_device(nd->dev, nd->tx_dma,
 					   n * NPUKIT_AB_BYTES, DMA_TO_DEVICE);
+		npukit_cpu_sync(nd, n * NPUKIT_AB_BYTES);
 		/* the tiles are in memory before the writes start MM2S */
 		wmb();
 		ret = npukit_hw_run_chunk(nd, &rb, job->replay, n);
@@ -447,14 +455,18 @@ static int npukit_job_run_chunk(struct npukit_device *nd,
 		       NPUKIT_AB_BYTES);
 		nres += job->hw[i].read_c;
 	}
+	npukit_cpu_work(nd, NPUKIT_CPU_COPY, job->n * NPUKIT_AB_BYTES);
 	/* HP0 is not coherent: one flush for the chunk's tiles */
 	dma_sync_single_for_device(nd->dev, nd->tx_dma,
 				   job->n * NPUKIT_AB_BYTES, DMA_TO_DEVICE);
+	npukit_cpu_sync(nd, job->n * NPUKIT_AB_BYTES);
 	/* and no dirty line may later be evicted over the C tiles */
-	if (nres)
+	if (nres) {
 		dma_sync_single_for_device(nd->dev, nd->rx_dma,
 					   nres * NPUKIT_C_BYTES,
 					   DMA_FROM_DEVICE);
+		npukit_cpu_sync(nd, nres * NPUKIT_C_BYTES);
+	}
 	/* the tiles are in memory before the (relaxed) writes start MM2S */
 	wmb();
 	job->ran = true;
@@ -467,6 +479,9 @@ static int npukit_job_run_chunk(struct npukit_device *nd,
 		dma_sync_single_for_cpu(nd->dev, nd->rx_dma,
 					job->landed * NPUKIT_C_BYTES,
 					DMA_FROM_DEVICE);
+		npukit_cpu_sync(nd, job->landed * NPUKIT_C_BYTES);
+		npukit_cpu_work(nd, NPUKIT_CPU_COPY,
+				job->landed * NPUKIT_C_BYTES);
 		for (i = 0; i < job->landed; i++) {
 			const __le32 *c = (const __le32 *)((u8 *)nd->rx +
 							   i * NPUKIT_C_BYTES);
@@ -538,7 +553,7 @@ static bool npukit_job_keep(struct npukit_device *nd, struct npukit_job *job,
 			    bool *staged)
 {
 	*staged = false;
-	if (npukit_job_deliver(job, true))
+	if (npukit_job_deliver(nd, job, true))
 		return false;
 	*staged = !npukit_job_stage(nd, job, job->base + job->n, true);
 	return *staged && !(job->kicks[0].flags & NPUKIT_KICK_CLEAR);
@@ -576,7 +591,7 @@ static int npukit_job_run(struct npukit_device *nd, struct npukit_job *job)
 			continue;
 		ret = npukit_job_unlock(nd, job);
 		locked = false;
-		err = npukit_job_deliver(job, false);
+		err = npukit_job_deliver(nd, job, false);
 		if (!ret && !err && !staged)
 			err = npukit_job_stage(nd, job, job->base + job->n,
 					       false);
@@ -584,7 +599,7 @@ static int npukit_job_run(struct npukit_device *nd, struct npukit_job *job)
 			return ret ? ret : err;
 	}
 	last = npukit_job_unlock(nd, job);
-	err = npukit_job_deliver(job, false);
+	err = npukit_job_deliver(nd, job, false);
 	return ret ? ret : last ? last : err;
 }
 
@@ -639,6 +654,9 @@ int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg)
 	struct npukit_job *job;
 	int ret;
 
+	/* entry and exit, and the submit struct in and out */
+	npukit_cpu_work(nd, NPUKIT_CPU_SYSCALL, 1);
+	npukit_cpu_work(nd, NPUKIT_CPU_COPY, 3 * sizeof(*args));
 	job = kvmalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
 		return -ENOMEM;

@@ -139,6 +139,52 @@
 #define SIM_N			8
 #define SIM_C_WORDS		64
 
+/*
+ * The CPU's share, in ps, on the PYNQ-Z2's Cortex-A9 at 650 MHz (1.54 ns a
+ * cycle). The bus model above sees only register accesses and DMA beats;
+ * these are charged by the driver for the work around them and kept apart
+ * (npukit_sim_cpu_counters()), never added to the bus clock: the CPU does
+ * them between register accesses, so board time is the sum of the two.
+ * Sources and ranges: Documentation/npukit/board-time.rst.
+ * SYSCALL: ioctl entry and exit with the file lookup and dispatch, 1.5 us
+ *	(lmbench-class null syscalls on a 650 MHz A9 take 0.5-1 us; an ioctl
+ *	through VFS and a misc device more; range 0.7-3 us).
+ * SYNC: one dma_sync_single_*() over a range: the call chain, a DSB, the
+ *	PL310 Cache Sync (an atomic operation, PL310 TRM 3.3.9) and the
+ *	outer cache's spinlock, 0.3 us (range 0.15-0.6 us).
+ * LINE: one 32-byte line by address, in L1 (DCCMVAC/DCIMVAC, a few
+ *	cycles: Cortex-A9 TRM, 32-byte lines) and in L2 (one write of the
+ *	PA to the PL310's Clean/Invalidate Line by PA register, an atomic
+ *	operation that stalls until done, PL310 TRM 3.3.9; plus the
+ *	write-back of a dirty line), 60 ns (range 25-150 ns).
+ * COPY: a byte copied by the CPU through L1/L2 (copy_{from,to}_user of a
+ *	kick or a C tile, the staging memcpy), 0.5 ns (range 0.25-1.5 ns:
+ *	L1-resident ldm/stm to DDR-bound memcpy, published Zynq-7000 bare
+ *	metal memcpy figures of ~0.7-1 GB/s).
+ * KICK: the driver's own instructions per kick (staging, the checks, the
+ *	protocol's bookkeeping in npukit_hw.c), an estimate of ~160
+ *	instructions at ~1 per cycle, 250 ns (range 120-500 ns).
+ * HOST_KICK: the C++ host's own code per kick (two 8x8 tile gathers,
+ *	pack_i8_tile(), the XRT/xlnk call layers above the sync ioctl),
+ *	500 ns (range 300-1500 ns).
+ */
+#define SIM_CPU_SYSCALL_PS	1500000
+#define SIM_CPU_SYNC_PS		300000
+#define SIM_CPU_LINE_PS		60000
+#define SIM_CPU_COPY_PS		500
+#define SIM_CPU_KICK_PS		250000
+#define SIM_CPU_HOST_KICK_PS	500000
+#define SIM_CACHE_LINE		32
+
+static const u32 sim_cpu_default_ps[NPUKIT_CPU_ITEMS] = {
+	[NPUKIT_CPU_SYSCALL] = SIM_CPU_SYSCALL_PS,
+	[NPUKIT_CPU_SYNC] = SIM_CPU_SYNC_PS,
+	[NPUKIT_CPU_LINE] = SIM_CPU_LINE_PS,
+	[NPUKIT_CPU_COPY] = SIM_CPU_COPY_PS,
+	[NPUKIT_CPU_KICK] = SIM_CPU_KICK_PS,
+	[NPUKIT_CPU_HOST_KICK] = SIM_CPU_HOST_KICK_PS,
+};
+
 struct sim_write {
 	u64 land;
 	u32 off;
@@ -216,6 +262,9 @@ struct npukit_sim {
 	struct npukit_sim_timing timing;	/* knobs: bus and DMA timing */
 
 	struct npukit_sim_counters cnt;
+	u32 cpu_ps[NPUKIT_CPU_ITEMS];	/* knobs: the CPU cost model */
+	struct npukit_sim_cpu cpu;	/* @cpu.ns unused: @cpu_sum_ps */
+	u64 cpu_sum_ps;
 };
 
 /*
@@ -1005,6 +1054,55 @@ void npukit_sim_counters(struct npukit_sim *sim,
 }
 
 /**
+ * npukit_sim_cpu - charge CPU work to the model's CPU share
+ * @sim: the model
+ * @item: what the CPU did
+ * @n: how many times
+ *
+ * Kept apart from the bus clock, which does not move: see %SIM_CPU_*_PS.
+ */
+void npukit_sim_cpu(struct npukit_sim *sim, enum npukit_sim_cpu_item item,
+		    u32 n)
+{
+	unsigned long flags;
+
+	if (item >= NPUKIT_CPU_ITEMS)
+		return;
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->cpu.count[item] += n;
+	sim->cpu_sum_ps += (u64)n * READ_ONCE(sim->cpu_ps[item]);
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * npukit_sim_cpu_sync - charge one cache maintenance call over @bytes
+ * @sim: the model
+ * @bytes: the range, from a line boundary (the driver's buffers are)
+ */
+void npukit_sim_cpu_sync(struct npukit_sim *sim, size_t bytes)
+{
+	npukit_sim_cpu(sim, NPUKIT_CPU_SYNC, 1);
+	npukit_sim_cpu(sim, NPUKIT_CPU_LINE,
+		       DIV_ROUND_UP(bytes, SIM_CACHE_LINE));
+}
+
+/**
+ * npukit_sim_cpu_counters - snapshot of the CPU's share
+ * @sim: the model
+ * @out: filled in
+ */
+void npukit_sim_cpu_counters(struct npukit_sim *sim,
+			     struct npukit_sim_cpu *out)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	*out = sim->cpu;
+	out->ns = div_u64(sim->cpu_sum_ps, 1000);
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
  * npukit_sim_has_reset_line - does the modelled board wire the PL reset
  * @sim: the model
  *
@@ -1085,10 +1183,18 @@ static const struct file_operations sim_pl_reset_fops = {
  * pl_reset: writing 1 resets the PL, as reloading the bitstream would;
  * and the timing knobs, in 10 ns cycles, values above the range acting as
  * its maximum (see struct npukit_sim_timing): idle_lag (0..100),
- * overtake (0..20), first_beat (0..100).
+ * overtake (0..20), first_beat (0..100);
+ * and the CPU cost model, in ps per item (%SIM_CPU_*_PS): cpu_syscall_ps,
+ * cpu_sync_ps, cpu_line_ps, cpu_copy_ps, cpu_kick_ps, cpu_host_kick_ps.
  */
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 {
+	static const char * const sim_cpu_knobs[NPUKIT_CPU_ITEMS] = {
+		"cpu_syscall_ps", "cpu_sync_ps", "cpu_line_ps", "cpu_copy_ps",
+		"cpu_kick_ps", "cpu_host_kick_ps",
+	};
+	unsigned int i;
+
 	debugfs_create_atomic_t("dma_error", 0600, dir, &sim->dma_error);
 	debugfs_create_bool("hang", 0600, dir, &sim->hang);
 	debugfs_create_u32("slow", 0600, dir, &sim->slow);
@@ -1097,6 +1203,8 @@ void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 	debugfs_create_u32("first_beat", 0600, dir, &sim->timing.first_beat);
 	debugfs_create_bool("reset_line", 0600, dir, &sim->reset_line);
 	debugfs_create_file("pl_reset", 0200, dir, sim, &sim_pl_reset_fops);
+	for (i = 0; i < NPUKIT_CPU_ITEMS; i++)
+		debugfs_create_u32(sim_cpu_knobs[i], 0600, dir, &sim->cpu_ps[i]);
 }
 
 /**
@@ -1128,6 +1236,7 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
 	sim->slow = 1;
 	sim->timing = (struct npukit_sim_timing)NPUKIT_SIM_TIMING_DEFAULT;
 	sim->reset_line = true;
+	memcpy(sim->cpu_ps, sim_cpu_default_ps, sizeof(sim->cpu_ps));
 	sim->glue_len = 16;
 	sim->glue_param = 1;
 	sim->w_shape = 0x00080008;

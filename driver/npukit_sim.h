@@ -44,6 +44,37 @@ struct npukit_sim_counters {
 };
 
 /**
+ * enum npukit_sim_cpu_item - CPU work the bus model does not see
+ * @NPUKIT_CPU_SYSCALL: one system call's entry and exit (an ioctl)
+ * @NPUKIT_CPU_SYNC: one cache maintenance call over a range: the call
+ *	chain, its barriers and the PL310's cache sync
+ * @NPUKIT_CPU_LINE: one 32-byte line cleaned or invalidated in L1 and L2
+ * @NPUKIT_CPU_COPY: one byte copied by the CPU (user copies, staging)
+ * @NPUKIT_CPU_KICK: the driver's own code for one kick
+ * @NPUKIT_CPU_HOST_KICK: the C++ host's own code for one kick
+ * @NPUKIT_CPU_ITEMS: how many there are
+ */
+enum npukit_sim_cpu_item {
+	NPUKIT_CPU_SYSCALL,
+	NPUKIT_CPU_SYNC,
+	NPUKIT_CPU_LINE,
+	NPUKIT_CPU_COPY,
+	NPUKIT_CPU_KICK,
+	NPUKIT_CPU_HOST_KICK,
+	NPUKIT_CPU_ITEMS,
+};
+
+/**
+ * struct npukit_sim_cpu - the CPU's share of board time
+ * @count: how many of each item were charged
+ * @ns: their modelled time, each item at its cost when it was charged
+ */
+struct npukit_sim_cpu {
+	u64 count[NPUKIT_CPU_ITEMS];
+	u64 ns;
+};
+
+/**
  * struct npukit_sim_timing - bus and DMA timing the driver must not rely on
  * @idle_lag: cycles from the MM2S's last beat to DMASR.Idle (0..100)
  * @overtake: cycles by which a write to the DMA may land before a write
@@ -86,6 +117,11 @@ void npukit_sim_sleep_end(struct npukit_sim *sim);
 void npukit_sim_irq_sync(struct npukit_sim *sim);
 void npukit_sim_counters(struct npukit_sim *sim,
 			 struct npukit_sim_counters *out);
+void npukit_sim_cpu(struct npukit_sim *sim, enum npukit_sim_cpu_item item,
+		    u32 n);
+void npukit_sim_cpu_sync(struct npukit_sim *sim, size_t bytes);
+void npukit_sim_cpu_counters(struct npukit_sim *sim,
+			     struct npukit_sim_cpu *out);
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir);
 void npukit_sim_set_timing(struct npukit_sim *sim,
 			   const struct npukit_sim_timing *t);

@@ -38,11 +38,14 @@ endef
 # tests/lib/*.c: what the suites share, one concern per file. TESTLIB_DEV
 # (the device under test: node, debugfs knobs, stats) is plain C that the
 # UAPI suites build in with their own flags; TESTLIB_RUN (running ttpu-run)
-# needs json-c. Compiled per BUILD, so ttpu-run's default path is this
+# needs json-c; TESTLIB_MODEL (board time with one ruler: the model's CPU
+# share and the C++ host's sequence on it) is plain C over TESTLIB_DEV.
+# Compiled per BUILD, so ttpu-run's default path is this
 # build's (the VMs' static builds find theirs under /src).
 TESTLIB_DEV_SRC := tests/lib/npukit_dev.c
 TESTLIB_DEV  = $(BUILD)/obj/tests/lib/npukit_dev.o
 TESTLIB_RUN  = $(BUILD)/obj/tests/lib/proc_run.o
+TESTLIB_MODEL = $(BUILD)/obj/tests/lib/board_model.o
 $(BUILD)/obj/tests/lib/%.o: tests/lib/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DTTPU_RUN_BUILT='"$(TTPU_RUN)"' -MMD -MP -c -o $@ $<

@@ -68,9 +68,13 @@ $(BUILD)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DEPS)
 $(VM_DIR)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(UAPI_CFLAGS) -static -o $@ $< $(TESTLIB_DEV_SRC)
-$(VM_DIR)/tests/bench/%: $(BENCHD_DIR)/%.c $(UAPI_DIR)/npukit_test.h uapi/npukit.h
+# The driver benchmark, with the device access and the board-time model
+# client of tests/lib.
+BENCHD_LIB := $(TESTLIB_DEV_SRC) tests/lib/board_model.c
+$(VM_DIR)/tests/bench/%: $(BENCHD_DIR)/%.c $(UAPI_DIR)/npukit_test.h uapi/npukit.h \
+		$(BENCHD_LIB) $(BENCHD_LIB:.c=.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(UAPI_CFLAGS) -I$(UAPI_DIR) -static -o $@ $<
+	$(CC) $(UAPI_CFLAGS) -I$(UAPI_DIR) -static -o $@ $< $(BENCHD_LIB)
 
 .PHONY: uapi-tests check-uapi vm-check bench-driver vm-print-%
 uapi-tests: $(UAPI_TESTS:%=$(BUILD)/tests/uapi/%)

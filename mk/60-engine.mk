@@ -58,9 +58,11 @@ export ZYNQ_DATA
 BENCHE_DATA = $(BUILD)/bench-engine
 BENCHE_BIN  = $(VM_DIR)/tests/bench-engine/bench_engine
 
-$(BENCHE_BIN): tests/bench-engine/bench_engine.c tests/lib/test_results.h $(LIB_A)
+$(BENCHE_BIN): tests/bench-engine/bench_engine.c tests/lib/test_results.h tests/lib/board_model.h \
+		$(TESTLIB_MODEL) $(TESTLIB_DEV) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DBENCH_DATA='"$(BENCHE_DATA)"' -static -o $@ $< $(LIB_A) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -DBENCH_DATA='"$(BENCHE_DATA)"' -static -o $@ $< \
+		$(TESTLIB_MODEL) $(TESTLIB_DEV) $(LIB_A) $(LDLIBS)
 
 $(BENCHE_DATA)/.stamp: tests/gen/ttpu_gen.py
 	@mkdir -p $(BENCHE_DATA)

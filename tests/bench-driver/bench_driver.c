@@ -6,7 +6,14 @@
  *    writes, DMA bytes, and device time (modelled board time on the
  *    simulated NpuKit), next to the board-measured ~20 us per 8x8
  *    load+run+readback of NpuKit's C++ /dev/mem host code.
- * 2. Kicks per second through the ioctl (wall clock, host or VM CPU),
+ * 2. Board time with one ruler (Documentation/npukit/board-time.rst): the
+ *    CPU's share the simulator keeps beside its bus clock (cache lines,
+ *    copies, system calls, the driver's code per kick), and NpuKit's C++
+ *    host sequence run on the same model: its K-run 1 figure against its
+ *    board measurement is the calibration, its weight-bank path a second
+ *    point; then ours vs C++ model against model per K-run, with the
+ *    calibrated absolute figures beside the raw ones.
+ * 3. Kicks per second through the ioctl (wall clock, host or VM CPU),
  *    for batch sizes 1, 16, 256 and 4096.
  *
  * Figures are printed as "# bench: ..." lines (TAP comments), then one
@@ -26,6 +33,8 @@
 #include "npukit.h"
 
 #include "npukit_ref.h"
+
+#include "../lib/board_model.h"
 
 #define BOARD_US_PER_KICK	20.0	/* C++ /dev/mem host code, VERSION 0x302 */
 #define DEADLINE_NS		(60LL * 1000 * 1000 * 1000)
@@ -82,9 +91,15 @@ static int check_results(struct npukit_kick *k, uint32_t n, npu_ctile *got,
 	return bad ? -1 : 0;
 }
 
+static const uint32_t klens[] = { 1, 8, 64, 512 };
+
+/* Ours per K-run, from the first table: bus and CPU us per kick. */
+static double ours_bus[4], ours_cpu[4];
+static struct board_counts ours_n[4];
+static int have_cpu;
+
 static int per_kick_costs(struct npukit_kick *k, npu_ctile *res, uint32_t nmax)
 {
-	static const uint32_t klens[] = { 1, 8, 64, 512 };
 	uint64_t st = 1;
 
 	printf("# bench: per kick, from SUBMIT's counters (%s backend, IP 0x%x)\n",
@@ -96,11 +111,28 @@ static int per_kick_costs(struct npukit_kick *k, npu_ctile *res, uint32_t nmax)
 		uint32_t n = nmax, nres = info.max_results < 64 ? info.max_results : 64;
 		struct npukit_submit s;
 		uint32_t reads = make_batch(k, n, klens[i], nres, &st);
+		struct board_cpu c0, c1, dc;
 		double us;
 
+		have_cpu = !board_cpu_read(&c0);
 		if (submit(k, n, res, nres, &s) || check_results(k, n, res, nres))
 			return -1;
+		have_cpu = have_cpu && !board_cpu_read(&c1);
 		us = s.device_ns / 1000.0 / n;
+		ours_bus[i] = us;
+		if (have_cpu) {
+			board_cpu_diff(&c1, &c0, &dc);
+			ours_cpu[i] = dc.ns / 1000.0 / n;
+			ours_n[i] = (struct board_counts){
+				.reads = (double)s.mmio_reads / n,
+				.transfers = (double)(n + reads) / n,
+				.syscalls = (double)dc.syscalls / n,
+				.syncs = (double)dc.syncs / n,
+				.lines = (double)dc.lines / n,
+				.copy_bytes = (double)dc.copy_bytes / n,
+				.kicks = 1.0,
+			};
+		}
 		printf("# bench: %6u %6u %6u %9.2f %9.2f %9.1f %10.3f %7.1fx\n",
 		       n, klens[i], reads, (double)s.mmio_reads / n,
 		       (double)s.mmio_writes / n, (double)s.dma_bytes / n, us,
@@ -108,6 +140,83 @@ static int per_kick_costs(struct npukit_kick *k, npu_ctile *res, uint32_t nmax)
 	}
 	printf("# bench: K-run 1 = load+run+readback per kick, the board's ~%.0f us case\n",
 	       BOARD_US_PER_KICK);
+	return 0;
+}
+
+/* The CPU's share of our kicks, and the C++ host's sequence on the model. */
+static int one_ruler(void)
+{
+	struct board_host_run h1, hw, hk;
+	struct board_counts hn;
+	double cal, host1, wmem, sys_us;
+	int ret;
+
+	if (!have_cpu) {
+		printf("# bench: board time with one ruler: skipped, the instance keeps no CPU share (hardware)\n");
+		return 0;
+	}
+	printf("# bench: the CPU's share per kick (cache maintenance, copies, ioctl, driver code)\n");
+	printf("# bench: %6s %8s %8s %8s %9s %9s %10s\n", "K-run", "syncs/k", "lines/k",
+	       "copyB/k", "bus us/k", "cpu us/k", "board us/k");
+	for (size_t i = 0; i < sizeof(klens) / sizeof(klens[0]); i++)
+		printf("# bench: %6u %8.3f %8.2f %8.1f %9.3f %9.3f %10.3f\n", klens[i],
+		       ours_n[i].syncs, ours_n[i].lines, ours_n[i].copy_bytes, ours_bus[i], ours_cpu[i],
+		       ours_bus[i] + ours_cpu[i]);
+
+	/* the board's measurement: 320 matmul_i8(8x8x8) calls */
+	ret = board_host_run(320, 1, BOARD_PATH_AB, &h1);
+	if (!ret)
+		ret = board_host_run(320, 1, BOARD_PATH_WMEM, &hw);
+	if (ret) {
+		fprintf(stderr, "# bench: the C++ host sequence on the model: %s\n", strerror(-ret));
+		return -1;
+	}
+	host1 = board_host_us(&h1);
+	wmem = board_host_us(&hw);
+	cal = BOARD_HOST_US / host1;
+	printf("# bench: C++ host sequence on the model (debugfs legacy), 320 kicks of 8x8x8:\n");
+	printf("# bench: %-12s %8s %8s %9s %9s %10s %10s\n", "path", "rd/kick", "wr/kick",
+	       "bus us/k", "cpu us/k", "model us/k", "board us/k");
+	printf("# bench: %-12s %8.2f %8.2f %9.3f %9.3f %10.3f %10.2f\n", "A||B", (double)h1.reads / 320,
+	       (double)h1.writes / 320, h1.bus_ns / 320e3, h1.cpu_ns / 320e3, host1, BOARD_HOST_US);
+	printf("# bench: %-12s %8.2f %8.2f %9.3f %9.3f %10.3f %10.2f\n", "weight bank",
+	       (double)hw.reads / 320, (double)hw.writes / 320, hw.bus_ns / 320e3,
+	       hw.cpu_ns / 320e3, wmem, BOARD_WMEM_US);
+	printf("# bench: calibration: board %.2f us / model %.3f us = x%.2f (A||B, K-run 1)\n",
+	       BOARD_HOST_US, host1, cal);
+	printf("# bench: second point: weight bank model %.3f us x%.2f = %.2f us calibrated, board %.2f us (%+.0f%%)\n",
+	       wmem, cal, wmem * cal, BOARD_WMEM_US, (wmem * cal / BOARD_WMEM_US - 1) * 100);
+	/* the other reading: all of the gap is the host's sync system calls */
+	sys_us = (BOARD_HOST_US - host1) / ((double)h1.syscalls / h1.kicks);
+	printf("# bench: or: +%.2f us per system call (%.1f per kick); weight bank then %.2f us, board %.2f us (%+.0f%%)\n",
+	       sys_us, (double)h1.syscalls / h1.kicks,
+	       wmem + sys_us * hw.syscalls / hw.kicks, BOARD_WMEM_US,
+	       ((wmem + sys_us * hw.syscalls / hw.kicks) / BOARD_WMEM_US - 1) * 100);
+
+	printf("# bench: ours vs C++ host, model against model (us per kick; cal = x%.2f)\n", cal);
+	printf("# bench: cal x: every figure times the calibration; cal +: the gap charged to system calls\n");
+	printf("# bench: %6s %9s %9s %9s %11s %8s %10s %10s %10s\n", "K-run", "ours bus", "ours cpu",
+	       "ours brd", "C++ model", "C++/ours", "ours cal x", "ours cal +", "C++ cal");
+	for (size_t i = 0; i < sizeof(klens) / sizeof(klens[0]); i++) {
+		double ours = ours_bus[i] + ours_cpu[i], host;
+
+		ret = board_host_run(4096, klens[i], BOARD_PATH_AB, &hk);
+		if (ret) {
+			fprintf(stderr, "# bench: the C++ host sequence, K-run %u: %s\n", klens[i],
+				strerror(-ret));
+			return -1;
+		}
+		host = board_host_us(&hk);
+		printf("# bench: %6u %9.3f %9.3f %9.3f %11.3f %7.1fx %10.2f %10.2f %10.2f\n", klens[i],
+		       ours_bus[i], ours_cpu[i], ours, host, host / ours, ours * cal,
+		       ours + sys_us * ours_n[i].syscalls, host * cal);
+	}
+
+	printf("# bench: sensitivity, model us per kick at each constant's low .. high:\n");
+	board_sensitivity("ours K1", &ours_n[0], ours_bus[0] + ours_cpu[0]);
+	board_sensitivity("ours K64", &ours_n[2], ours_bus[2] + ours_cpu[2]);
+	board_host_counts(&h1, &hn);
+	board_sensitivity("C++ K1", &hn, host1);
 	return 0;
 }
 
@@ -173,7 +282,8 @@ int main(int argc, char **argv)
 	nmax = info.max_kicks < 4096 ? info.max_kicks : 4096;
 	k = calloc(nmax, sizeof(*k));
 	res = calloc(info.max_results < 64 ? info.max_results : 64, sizeof(*res));
-	if (k && res && !per_kick_costs(k, res, nmax) && !kicks_per_second(k, res))
+	if (k && res && !per_kick_costs(k, res, nmax) && !one_ruler() &&
+	    !kicks_per_second(k, res))
 		rc = 0;
 	printf("%sok 1 bench_driver\n", rc ? "not " : "");
 	free(k);

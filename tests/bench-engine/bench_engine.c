@@ -9,7 +9,11 @@
  *   (b) native 8x8 tiles per layer:   sum ceil(M/8) ceil(N/8) ceil(K/8) * 20 us
  * Targets: kicks <= passes / 7 on the aligned layer (784 -> 128 alone);
  * SUBMITs <= the plan's matmul stages; modelled board time >= 40x lower
- * than (a) and >= 8x lower than (b). Prints "# bench: " lines with
+ * than (a) and >= 8x lower than (b). Then board time with one ruler
+ * (Documentation/npukit/board-time.rst): the run's bus and CPU time on the
+ * model, the C++ host's matmul_i8_legacy() of both layers on the same
+ * model, model against model, and both calibrated by the C++ host's
+ * measured 8x8 kick. Prints "# bench: " lines with
  * PASS/MISS; fails (TAP "not ok") only when a run fails or its outputs
  * differ from the software engine's.
  *
@@ -22,6 +26,7 @@
 #include "engine.h"
 #include "program.h"
 #include "ttpu-run.h"
+#include "../lib/board_model.h"
 #include "../lib/test_results.h"
 
 #ifndef BENCH_DATA
@@ -95,6 +100,85 @@ static unsigned long long native_kicks(const unsigned int (*layers)[3], int n)
 	return k;
 }
 
+/*
+ * The C++ host's matmul_i8_legacy() of each layer on the model, and the
+ * calibration; with ours (@ours_bus, @ours_cpu, ns) beside it.
+ */
+static void one_ruler(const unsigned int (*layers)[3], int n, const struct ttpu_run_stats *s,
+		      const struct board_cpu *dc)
+{
+	uint64_t ours_bus = s->device_ns, ours_cpu = (uint64_t)dc->ns;
+	struct board_host_run h, k1, all = { 0 };
+	struct board_counts on, hn;
+	uint64_t bus = 0, cpu = 0, kicks = 0;
+	double cal, ours = (ours_bus + ours_cpu) / 1e6, host, sys_us;
+
+	if (board_host_run(320, 1, BOARD_PATH_AB, &k1)) {
+		printf("# bench: one ruler: skipped, no C++ host sequence on this instance\n");
+		return;
+	}
+	cal = BOARD_HOST_US / board_host_us(&k1);
+	for (int l = 0; l < n; l++) {
+		uint32_t krun = (layers[l][1] + 7) / 8;
+		uint32_t tiles = (layers[l][0] + 7) / 8 * ((layers[l][2] + 7) / 8);
+
+		if (board_host_run(tiles * krun, krun, BOARD_PATH_AB, &h)) {
+			printf("# bench: one ruler: the C++ host sequence failed\n");
+			result(0, "host_sequence");
+			return;
+		}
+		bus += h.bus_ns;
+		cpu += h.cpu_ns;
+		kicks += h.kicks;
+		all.kicks += h.kicks;
+		all.outputs += h.outputs;
+		all.reads += h.reads;
+		all.syscalls += h.syscalls;
+		all.syncs += h.syncs;
+		all.lines += h.lines;
+		all.copy_bytes += h.copy_bytes;
+	}
+	host = (bus + cpu) / 1e6;
+	printf("# bench: one ruler (model; calibration x%.2f = board %.2f us / model %.3f us per C++ 8x8 kick):\n",
+	       cal, BOARD_HOST_US, board_host_us(&k1));
+	/* the other reading of the gap: the host's sync system calls alone */
+	sys_us = (BOARD_HOST_US - board_host_us(&k1)) / ((double)k1.syscalls / k1.kicks);
+	printf("# bench: cal x: times the calibration; cal +: the gap charged to system calls (+%.2f us each)\n",
+	       sys_us);
+	printf("# bench: %-28s %9s %9s %9s %10s %10s\n", "MLP", "bus ms", "cpu ms", "model ms",
+	       "cal x ms", "cal + ms");
+	printf("# bench: %-28s %9.3f %9.3f %9.3f %10.3f %10.3f\n", "ours (driver, batched)",
+	       ours_bus / 1e6, ours_cpu / 1e6, ours, ours * cal, ours + dc->syscalls * sys_us / 1e3);
+	printf("# bench: %-28s %9.3f %9.3f %9.3f %10.3f %10.3f\n", "C++ host (legacy, per layer)",
+	       bus / 1e6, cpu / 1e6, host, host * cal, host + all.syscalls * sys_us / 1e3);
+	printf("# bench: C++ host %llu kicks; C++/ours model against model: %.1fx; measured-anchor (b): %.1f ms\n",
+	       (unsigned long long)kicks, ours > 0 ? host / ours : 0.0,
+	       native_kicks(layers, n) * BOARD_HOST_US / 1e3);
+	result(kicks == native_kicks(layers, n), "host_sequence");
+
+	/* the MLP's counts, in thousands: the rows then read in ms */
+	on = (struct board_counts){
+		.reads = s->mmio_reads / 1e3,
+		.transfers = (s->kicks + (s->dma_bytes - s->kicks * 128) / 256) / 1e3,
+		.syscalls = dc->syscalls / 1e3,
+		.syncs = dc->syncs / 1e3,
+		.lines = dc->lines / 1e3,
+		.copy_bytes = dc->copy_bytes / 1e3,
+		.kicks = s->kicks / 1e3,
+	};
+	board_host_counts(&all, &hn);
+	hn.reads *= all.kicks / 1e3;
+	hn.transfers *= all.kicks / 1e3;
+	hn.syscalls *= all.kicks / 1e3;
+	hn.syncs *= all.kicks / 1e3;
+	hn.lines *= all.kicks / 1e3;
+	hn.copy_bytes *= all.kicks / 1e3;
+	hn.host_kicks *= all.kicks / 1e3;
+	printf("# bench: sensitivity, MLP model ms at each constant's low .. high:\n");
+	board_sensitivity("ours MLP", &on, ours);
+	board_sensitivity("C++ MLP", &hn, host);
+}
+
 int main(int argc, char **argv)
 {
 	static const unsigned int layers[][3] = { { 64, 784, 128 }, { 64, 128, 10 } };
@@ -105,6 +189,8 @@ int main(int argc, char **argv)
 	ttpu_result *hw, *sw, *hw1;
 	const struct ttpu_run_stats *s, *s1;
 	unsigned long long a_ns, b_ns, stages;
+	struct board_cpu c0, c1, dc = { 0 };
+	int have_cpu;
 
 	if (argc == 5)
 		for (int i = 0; i < 4; i++)
@@ -116,7 +202,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	result(1, "load");
+	have_cpu = !board_cpu_read(&c0);
 	hw = run(prog, in, TTPU_ENGINE_NPUKIT, "npukit_run");
+	have_cpu = have_cpu && !board_cpu_read(&c1);
+	if (have_cpu)
+		board_cpu_diff(&c1, &c0, &dc);
 	sw = run(prog, in, TTPU_ENGINE_SOFTWARE, "software_run");
 	hw1 = run(l1, l1in, TTPU_ENGINE_NPUKIT, "npukit_layer1");
 	if (!hw || !sw || !hw1) {
@@ -152,6 +242,10 @@ int main(int argc, char **argv)
 	       s->device_ns ? (double)b_ns / s->device_ns : 0.0,
 	       s->device_ns && s->device_ns * 8 <= b_ns ? "PASS" : "MISS");
 	result(s->device_ns > 0 && s->kicks > 0, "device_counters_reported");
+	if (have_cpu)
+		one_ruler(layers, 2, s, &dc);
+	else
+		printf("# bench: one ruler: skipped, the instance keeps no CPU share\n");
 	printf("1..%d\n", tap);
 	ttpu_result_free(hw);
 	ttpu_result_free(sw);
