@@ -11,15 +11,11 @@
 #   make zynq-check      suite "zynq": module against that kernel (sparse
 #                        clean), armhf static userspace and every suite's
 #                        test binaries, boot, tests, tally
-#   make zynq510-check   suite "zynq510": the same on Debian 11's
-#                        linux-source-5.10 (tests/zynq/kernel-5.10.config:
-#                        no KASAN on 32-bit ARM before 5.11), the kernel line
-#                        of the PYNQ-Z2 images, whose 32-bit ARM DMA mapping
-#                        (arm_dma_ops) 6.1 no longer has; the UAPI and engine
-#                        suites only
+#   make zynq510-check   the same on 5.10: mk/90-zynq510.mk
 #
-# zynq-kernel-bg starts both kernel builds, 6.1 first (zynq-check comes
-# first in `make check`); tests/zynq/build-kernel runs one build at a time.
+# zynq-kernel-bg starts both kernel builds, 6.1 first (zynq-check runs
+# before zynq510-check in `make check`); tests/zynq/build-kernel runs one
+# build at a time.
 #
 # tests/zynq/ holds the pieces (build-kernel, sysroot, cross-build, run,
 # init, zynq-npukit.dts, json-same); the module build and the console
@@ -101,17 +97,3 @@ zynq-check:
 	exit $$status
 
 CHECK_TARGETS += zynq-check
-
-# The 5.10 pass: the UAPI and engine suites (engine: mk/60-engine.mk's
-# ZYNQ_SUITES line, repeated here because a command line replaces the whole
-# variable) and their interrupt and worst-timing passes; the runtime and CLI
-# suites do not touch the kernel beyond what the engine suite does.
-ZYNQ510_SUITES  := uapi:uapi-tests:ZYNQ_UAPI_BINS engine:engine-tests:ENGINE_BINS
-ZYNQ510_TIMEOUT ?= 600
-.PHONY: zynq510-check
-zynq510-check:
-	@$(MAKE) --no-print-directory zynq-check ZYNQ_KVER=5.10 ZYNQ_NAME=zynq510 \
-		ZYNQ_DIR=$(BUILD)/zynq510 ZYNQ_XBUILD=$(BUILD)/armhf-zynq510 \
-		ZYNQ_SUITES='$(ZYNQ510_SUITES)' ZYNQ_TIMEOUT=$(ZYNQ510_TIMEOUT)
-
-CHECK_TARGETS += zynq510-check
