@@ -24,13 +24,13 @@ KMOD_HDRS := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))) 
 KMOD_KVER_MIN := 5.10
 KMOD_KVER_MAX := 6.12
 KMOD_RANGE_DOCS := README.md Documentation/npukit/building.rst
-# Debian 11's headers, as FLAVOUR:GOAL:MAKE_ARGS. Their Makefile asks for
+# Debian 11's headers, as FLAVOUR:GOAL:MAKE_ARGS (joined with +). Their Makefile asks for
 # gcc-10: Debian 12's gcc builds 5.10 too. The armhf build stops before
 # modpost (goal npukit.o), whose host binary in linux-kbuild-5.10 knows only
 # amd64's struct layouts; the Zynq 5.10 suite (mk/50-zynq.mk) links the
 # module for ARM against its own kernel tree.
 KMOD_BULLSEYE := amd64:modules:CC=gcc \
-	armmp:npukit.o:ARCH=arm,CROSS_COMPILE=arm-linux-gnueabihf-,CC=arm-linux-gnueabihf-gcc
+	armmp:npukit.o:ARCH=arm+CROSS_COMPILE=arm-linux-gnueabihf-+CC=arm-linux-gnueabihf-gcc
 KMOD_CHECKPATCH = $(shell scripts/kernel-source 'scripts/checkpatch.pl' \
 	'scripts/spelling.txt' 'scripts/const_structs.checkpatch')/scripts/checkpatch.pl
 KMOD_KERNELDOC = $(shell scripts/kernel-source 'scripts/kernel-doc')/scripts/kernel-doc
@@ -38,6 +38,17 @@ KMOD_ARGS = $(if $(ARCH),ARCH=$(ARCH)) $(if $(CROSS_COMPILE),CROSS_COMPILE=$(CRO
 
 # $(call kmod-copy,DIR)
 kmod-copy = rm -rf $(1) && mkdir -p $(1) && cp --parents $(KMOD_SRCS) $(1)/
+# $(call kmod-build,KDIR,TAG,MAKE_ARGS): in check-kernel's shell, with $$dir
+# the copy's directory and $$n the test number, build the module with W=1
+# and sparse and write one TAP line (with every warning and error) to $$log.
+kmod-build = $(call kmod-copy,$$dir); \
+	if $(MAKE) --no-print-directory -C $(1) M=$$dir W=1 C=1 $(3) >$$dir.log 2>&1 && \
+	   ! grep -q 'warning:' $$dir.log; then \
+		echo "ok $$n build W=1 + sparse C=1 against $(2)" >>$$log; \
+	else \
+		echo "not ok $$n build W=1 + sparse C=1 against $(2)" >>$$log; \
+		grep -E 'warning:|error:' $$dir.log | sed 's/^/\# /' >>$$log; \
+	fi
 
 module:
 	@$(call kmod-copy,$(BUILD)/module)
@@ -51,14 +62,7 @@ check-kernel:
 	@log=$(RESULTS)/kernel.log; : > $$log; n=0; \
 	for kdir in $(KMOD_HDRS); do \
 		n=$$((n + 1)); tag=$$(basename $$kdir); dir=$(abspath $(BUILD))/kmod/$$tag; \
-		$(call kmod-copy,$$dir); \
-		if $(MAKE) --no-print-directory -C $$kdir M=$$dir W=1 C=1 modules >$$dir.log 2>&1 && \
-		   ! grep -q 'warning:' $$dir.log; then \
-			echo "ok $$n build W=1 + sparse C=1 against $$tag" >>$$log; \
-		else \
-			echo "not ok $$n build W=1 + sparse C=1 against $$tag" >>$$log; \
-			grep -E 'warning:|error:' $$dir.log | sed 's/^/# /' >>$$log; \
-		fi; \
+		$(call kmod-build,$$kdir,$$tag,modules); \
 	done; \
 	for v in 6.1 6.12; do \
 		ls -d /usr/src/linux-headers-$$v.*-amd64 >/dev/null 2>&1 && continue; n=$$((n + 1)); \
@@ -70,14 +74,7 @@ check-kernel:
 		if ! kdir=$$(scripts/bullseye-headers $$flav 2>$$dir.err); then \
 			echo "ok $$n build against $$tag # SKIP $$(cat $$dir.err)" >>$$log; continue; \
 		fi; \
-		$(call kmod-copy,$$dir); \
-		if $(MAKE) --no-print-directory -C $$kdir M=$$dir W=1 C=1 $$(echo $$args | tr , ' ') \
-			$$goal >$$dir.log 2>&1 && ! grep -q 'warning:' $$dir.log; then \
-			echo "ok $$n build W=1 + sparse C=1 against $$tag ($$goal)" >>$$log; \
-		else \
-			echo "not ok $$n build W=1 + sparse C=1 against $$tag ($$goal)" >>$$log; \
-			grep -E 'warning:|error:' $$dir.log | sed 's/^/# /' >>$$log; \
-		fi; \
+		$(call kmod-build,$$kdir,$$tag ($$goal),$$(echo $$args | tr + ' ') $$goal); \
 	done; \
 	for f in $(KMOD_RANGE_DOCS); do \
 		n=$$((n + 1)); \
