@@ -217,15 +217,19 @@ static void npukit_free_rx(void *data)
 			     DMA_BIDIRECTIONAL);
 }
 
-/* devm_clk_get_optional_enabled() appeared in 6.0 (PYNQ images run 5.15) */
+/*
+ * devm_clk_get_optional_enabled() appeared in 6.0 (PYNQ images run 5.15).
+ * Stable trees got it later as a backport (Debian 11's 5.10.223 has it, the
+ * board's 5.15.36 does not), so the fallback has a name of its own.
+ */
 #if NPUKIT_KVER < 6000
 static void npukit_clk_disable(void *clk)
 {
 	clk_disable_unprepare(clk);
 }
 
-static struct clk *devm_clk_get_optional_enabled(struct device *dev,
-						 const char *id)
+static struct clk *npukit_clk_get_optional_enabled(struct device *dev,
+						   const char *id)
 {
 	struct clk *clk = devm_clk_get_optional(dev, id);
 	int ret;
@@ -237,6 +241,12 @@ static struct clk *devm_clk_get_optional_enabled(struct device *dev,
 		return ERR_PTR(ret);
 	ret = devm_add_action_or_reset(dev, npukit_clk_disable, clk);
 	return ret ? ERR_PTR(ret) : clk;
+}
+#else
+static struct clk *npukit_clk_get_optional_enabled(struct device *dev,
+						   const char *id)
+{
+	return devm_clk_get_optional_enabled(dev, id);
 }
 #endif
 
@@ -252,7 +262,7 @@ static int npukit_map_hw(struct npukit_device *nd, struct platform_device *pdev)
 	if (IS_ERR(nd->dma))
 		return dev_err_probe(nd->dev, PTR_ERR(nd->dma),
 				     "cannot map the AXI DMA registers (reg 1)\n");
-	clk = devm_clk_get_optional_enabled(nd->dev, NULL);
+	clk = npukit_clk_get_optional_enabled(nd->dev, NULL);
 	if (IS_ERR(clk))
 		return dev_err_probe(nd->dev, PTR_ERR(clk),
 				     "cannot enable the fabric clock\n");

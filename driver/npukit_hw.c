@@ -191,7 +191,7 @@ static void npukit_est_update(struct npukit_wait_est *est, unsigned int polls)
 		return;
 	est->streak = 0;
 	est->ns -= min(est->ns, est->step);
-	est->step = max(min(est->step * 2, est->ns / 4), NPUKIT_EST_DOWN_NS);
+	est->step = max_t(u32, min(est->step * 2, est->ns / 4), NPUKIT_EST_DOWN_NS);
 }
 
 static void npukit_est_init(struct npukit_wait_est *est, u32 ns)

@@ -4,9 +4,12 @@
 #       builds $(BUILD)/module/npukit.ko (default KDIR: the running kernel's).
 #   make check-kernel   (part of `make check`) the static checks: the module
 #       builds with W=1 and sparse (C=1) without a single "warning:" against
-#       Debian's 6.1 and 6.12 headers, and checkpatch --strict is clean on
-#       every file of driver/ and uapi/, and kernel-doc (with
-#       KBUILD_EXTRA_WARN=2) finds nothing wrong in their doc comments.
+#       Debian's 6.1 and 6.12 headers and against Debian 11's 5.10 headers
+#       for amd64 and, cross-compiled, for armhf (armmp; scripts/bullseye-headers:
+#       5.10 is the oldest line supported, the PYNQ-Z2 images run 5.15), the
+#       docs state that range, checkpatch --strict is clean on every file of
+#       driver/ and uapi/, and kernel-doc (with KBUILD_EXTRA_WARN=2) finds
+#       nothing wrong in their doc comments.
 # Kbuild writes objects next to its sources, so every build runs on a fresh
 # copy of Kbuild, driver/ and uapi/ under $(BUILD): the work tree stays
 # clean and builds for different kernels never share objects.
@@ -16,6 +19,18 @@ KMOD_SRCS := Kbuild $(sort $(wildcard driver/*.c driver/*.h)) uapi/npukit.h
 KMOD_CHECKPATCH_FILES := $(sort $(wildcard driver/* uapi/*))
 KMOD_HDRS := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))) \
              $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*-amd64)))
+# The supported kernel range: the oldest and newest lines built above; the
+# docs must state it as "Linux $(KMOD_KVER_MIN) to $(KMOD_KVER_MAX)".
+KMOD_KVER_MIN := 5.10
+KMOD_KVER_MAX := 6.12
+KMOD_RANGE_DOCS := README.md Documentation/npukit/building.rst
+# Debian 11's headers, as FLAVOUR:GOAL:MAKE_ARGS (joined with +). Their Makefile asks for
+# gcc-10: Debian 12's gcc builds 5.10 too. The armhf build stops before
+# modpost (goal npukit.o), whose host binary in linux-kbuild-5.10 knows only
+# amd64's struct layouts; the Zynq 5.10 suite (mk/50-zynq.mk) links the
+# module for ARM against its own kernel tree.
+KMOD_BULLSEYE := amd64:modules:CC=gcc \
+	armmp:npukit.o:ARCH=arm+CROSS_COMPILE=arm-linux-gnueabihf-+CC=arm-linux-gnueabihf-gcc
 KMOD_CHECKPATCH = $(shell scripts/kernel-source 'scripts/checkpatch.pl' \
 	'scripts/spelling.txt' 'scripts/const_structs.checkpatch')/scripts/checkpatch.pl
 KMOD_KERNELDOC = $(shell scripts/kernel-source 'scripts/kernel-doc')/scripts/kernel-doc
@@ -23,6 +38,17 @@ KMOD_ARGS = $(if $(ARCH),ARCH=$(ARCH)) $(if $(CROSS_COMPILE),CROSS_COMPILE=$(CRO
 
 # $(call kmod-copy,DIR)
 kmod-copy = rm -rf $(1) && mkdir -p $(1) && cp --parents $(KMOD_SRCS) $(1)/
+# $(call kmod-build,KDIR,TAG,MAKE_ARGS): in check-kernel's shell, with $$dir
+# the copy's directory and $$n the test number, build the module with W=1
+# and sparse and write one TAP line (with every warning and error) to $$log.
+kmod-build = $(call kmod-copy,$$dir); \
+	if $(MAKE) --no-print-directory -C $(1) M=$$dir W=1 C=1 $(3) >$$dir.log 2>&1 && \
+	   ! grep -q 'warning:' $$dir.log; then \
+		echo "ok $$n build W=1 + sparse C=1 against $(2)" >>$$log; \
+	else \
+		echo "not ok $$n build W=1 + sparse C=1 against $(2)" >>$$log; \
+		grep -E 'warning:|error:' $$dir.log | sed 's/^/\# /' >>$$log; \
+	fi
 
 module:
 	@if [ ! -f $(KDIR)/Makefile ]; then \
@@ -40,18 +66,25 @@ check-kernel:
 	@log=$(RESULTS)/kernel.log; : > $$log; n=0; \
 	for kdir in $(KMOD_HDRS); do \
 		n=$$((n + 1)); tag=$$(basename $$kdir); dir=$(abspath $(BUILD))/kmod/$$tag; \
-		$(call kmod-copy,$$dir); \
-		if $(MAKE) --no-print-directory -C $$kdir M=$$dir W=1 C=1 modules >$$dir.log 2>&1 && \
-		   ! grep -q 'warning:' $$dir.log; then \
-			echo "ok $$n build W=1 + sparse C=1 against $$tag" >>$$log; \
-		else \
-			echo "not ok $$n build W=1 + sparse C=1 against $$tag" >>$$log; \
-			grep -E 'warning:|error:' $$dir.log | sed 's/^/# /' >>$$log; \
-		fi; \
+		$(call kmod-build,$$kdir,$$tag,modules); \
 	done; \
 	for v in 6.1 6.12; do \
 		ls -d /usr/src/linux-headers-$$v.*-amd64 >/dev/null 2>&1 && continue; n=$$((n + 1)); \
 		echo "ok $$n build # SKIP no /usr/src/linux-headers-$$v.*-amd64 (scripts/deps)" >>$$log; \
+	done; \
+	for spec in $(KMOD_BULLSEYE); do \
+		n=$$((n + 1)); flav=$${spec%%:*}; goal=$${spec#*:}; args=$${goal#*:}; goal=$${goal%%:*}; \
+		tag=linux-headers-5.10-$$flav; dir=$(abspath $(BUILD))/kmod/$$tag; \
+		if ! kdir=$$(scripts/bullseye-headers $$flav 2>$$dir.err); then \
+			echo "ok $$n build against $$tag # SKIP $$(cat $$dir.err)" >>$$log; continue; \
+		fi; \
+		$(call kmod-build,$$kdir,$$tag ($$goal),$$(echo $$args | tr + ' ') $$goal); \
+	done; \
+	for f in $(KMOD_RANGE_DOCS); do \
+		n=$$((n + 1)); \
+		if tr -s ' \n' '  ' <$$f | grep -q "Linux $(KMOD_KVER_MIN) to $(KMOD_KVER_MAX)"; then \
+			echo "ok $$n $$f states the supported range Linux $(KMOD_KVER_MIN) to $(KMOD_KVER_MAX)" >>$$log; \
+		else echo "not ok $$n $$f does not state \"Linux $(KMOD_KVER_MIN) to $(KMOD_KVER_MAX)\"" >>$$log; fi; \
 	done; \
 	cp=$(KMOD_CHECKPATCH); \
 	for f in $(KMOD_CHECKPATCH_FILES); do \

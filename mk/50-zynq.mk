@@ -11,13 +11,22 @@
 #   make zynq-check      suite "zynq": module against that kernel (sparse
 #                        clean), armhf static userspace and every suite's
 #                        test binaries, boot, tests, tally
+#   make zynq510-check   the same on 5.10: mk/90-zynq510.mk
+#
+# zynq-kernel-bg starts both kernel builds, 6.1 first (zynq-check runs
+# before zynq510-check in `make check`); tests/zynq/build-kernel runs one
+# build at a time.
 #
 # tests/zynq/ holds the pieces (build-kernel, sysroot, cross-build, run,
 # init, zynq-npukit.dts, json-same); the module build and the console
 # check are tests/vm's (build-module, check-console), used as they are.
 
-ZYNQ_DIR     := $(BUILD)/zynq
-ZYNQ_XBUILD  := $(BUILD)/armhf
+# The kernel line and the suite's name: zynq510-check sets them (and its
+# own directories) for a second run of the zynq-check recipe.
+ZYNQ_KVER    ?= 6.1
+ZYNQ_NAME    ?= zynq
+ZYNQ_DIR     ?= $(BUILD)/zynq
+ZYNQ_XBUILD  ?= $(BUILD)/armhf
 # The suites that run in the VM, as in mk/30-vm.mk's VM_EXTRA:
 # NAME:MAKE_TARGET:VARIABLE (VARIABLE lists the binaries MAKE_TARGET makes).
 ZYNQ_UAPI_BINS = $(UAPI_TESTS:%=$(BUILD)/tests/uapi/%)
@@ -52,23 +61,23 @@ ZYNQ_TIMEOUT    ?= 900
 
 .PHONY: zynq-kernel-bg zynq-kernel zynq-check
 zynq-kernel-bg:
-	@tests/zynq/build-kernel --bg
+	@tests/zynq/build-kernel --bg 6.1 5.10
 
 zynq-kernel:
-	@tests/zynq/build-kernel
+	@tests/zynq/build-kernel $(ZYNQ_KVER)
 
 zynq-check:
-	@mkdir -p $(RESULTS) $(ZYNQ_DIR); log=$(RESULTS)/zynq.log; : > $$log; \
+	@mkdir -p $(RESULTS) $(ZYNQ_DIR); log=$(RESULTS)/$(ZYNQ_NAME).log; : > $$log; \
 	t0=$$(date +%s); \
-	if ! kb=$$(tests/zynq/build-kernel); then \
-		echo "not ok 1 zynq-host.kernel_build" >> $$log; \
-		scripts/tally zynq $$log $(RESULTS); exit 1; \
+	if ! kb=$$(tests/zynq/build-kernel $(ZYNQ_KVER)); then \
+		echo "not ok 1 $(ZYNQ_NAME)-host.kernel_build" >> $$log; \
+		scripts/tally $(ZYNQ_NAME) $$log $(RESULTS); exit 1; \
 	fi; \
-	echo "zynq: kernel $$kb (waited $$(( $$(date +%s) - t0 )) s)"; \
+	echo "$(ZYNQ_NAME): kernel $$kb (waited $$(( $$(date +%s) - t0 )) s)"; \
 	if ! ko=$$(ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
-		tests/vm/build-module $$kb $(ZYNQ_DIR)/module $(RESULTS)/zynq-build.log); then \
-		echo "not ok 1 zynq-host.module_build_sparse_clean" >> $$log; \
-		scripts/tally zynq $$log $(RESULTS); exit 1; \
+		tests/vm/build-module $$kb $(ZYNQ_DIR)/module $(RESULTS)/$(ZYNQ_NAME)-build.log); then \
+		echo "not ok 1 $(ZYNQ_NAME)-host.module_build_sparse_clean" >> $$log; \
+		scripts/tally $(ZYNQ_NAME) $$log $(RESULTS); exit 1; \
 	fi; \
 	status=0; \
 	ZYNQ_HOST_ONLY='$(ZYNQ_HOST_ONLY)' tests/zynq/cross-build $(ZYNQ_XBUILD) $(ZYNQ_SUITES) > $(ZYNQ_DIR)/cross.tap || status=1; \
@@ -83,8 +92,8 @@ zynq-check:
 		tests/zynq/run $$kb $$ko $(ZYNQ_DIR) $$log \
 		$$(sed 's/ /=/' $(ZYNQ_XBUILD)/bins.list) || status=1; \
 	cat $(ZYNQ_DIR)/cross.tap >> $$log; \
-	echo "zynq: boot + tests $$(( $$(date +%s) - t1 )) s, console log $$log"; \
-	scripts/tally zynq $$log $(RESULTS) || status=1; \
+	echo "$(ZYNQ_NAME): boot + tests $$(( $$(date +%s) - t1 )) s, console log $$log"; \
+	scripts/tally $(ZYNQ_NAME) $$log $(RESULTS) || status=1; \
 	exit $$status
 
 CHECK_TARGETS += zynq-check
