@@ -8,8 +8,9 @@
 #                               `make check`: fails on any crash, leak,
 #                               timeout or invalid output document; SKIPs
 #                               without clang
-# Seeds: every test program joined to its inputs ("PROGRAM\0INPUTS"), and
-# the same pair as a request.
+# Seeds: every test program joined to its inputs ("PROGRAM\0INPUTS"), the
+# same pair as a request, and the program compiled (ttpu-run --compile)
+# joined to its inputs.
 
 FUZZ_CC            ?= clang
 FUZZ_DIR            = $(BUILD)/fuzz
@@ -40,7 +41,7 @@ $(FUZZ_BIN): tests/fuzz/fuzz_ttpu.c $(FUZZ_LIB_OBJS)
 		-o $@ $^ $(LDLIBS)
 
 # Rebuilt every time: cheap, and the test data may have changed.
-fuzz-seeds:
+fuzz-seeds: $(TTPU_RUN)
 	@rm -rf $(FUZZ_DIR)/seeds; mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus \
 		$(FUZZ_DIR)/artifacts
 	@for p in $$(find tests -path '*/data/*.json' ! -name '*-inputs.json' | sort) \
@@ -51,7 +52,11 @@ fuzz-seeds:
 		{ printf '{"program": '; cat $$p; printf ', "inputs": '; \
 		  if [ -s "$$in" ]; then cat $$in; else printf '{}'; fi; printf '}'; } \
 			> $(FUZZ_DIR)/seeds/request-$$n; \
-	done
+		if $(TTPU_RUN) --compile $$p -o $(FUZZ_DIR)/seeds/.ttpb 2>/dev/null; then \
+			{ cat $(FUZZ_DIR)/seeds/.ttpb; printf '\0'; cat $$in; } \
+				> $(FUZZ_DIR)/seeds/compiled-$$n; \
+		fi; \
+	done; rm -f $(FUZZ_DIR)/seeds/.ttpb
 
 fuzz: $(FUZZ_BIN) fuzz-seeds
 	$(FUZZ_BIN) $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) \

@@ -219,6 +219,28 @@ TEST_F(binary, hostile_stage_jobs)
 	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len, "stage"));
 }
 
+/*
+ * A run allocates per stage job by the stated largest stage: a stated size
+ * above what the stages hold is refused at load (the fuzzer found it as a
+ * 2 TB allocation).
+ */
+TEST_F(binary, hostile_max_stage_jobs)
+{
+	((struct ttpb_header *)self->image)->max_stage_jobs = (uint64_t)1 << 40;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
+			       "largest stage"));
+}
+
+/* Names are echoed in responses: invalid UTF-8 in them is refused. */
+TEST_F(binary, hostile_name_utf8)
+{
+	char *str = section(self->image, TTPB_STRINGS);
+
+	str[((struct ttpb_header *)self->image)->name] = (char)0xff;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
+			       "not valid UTF-8"));
+}
+
 TEST_F(binary, hostile_buffer_data)
 {
 	struct ttpb_buffer *b = section(self->image, TTPB_BUFFERS);

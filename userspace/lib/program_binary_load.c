@@ -25,6 +25,7 @@
 #include "program_binary.h"
 #include "program_load.h"
 #include "program_names.h"
+#include "text_utf8.h"
 
 static const char *const section_names[TTPB_NSECTIONS] = {
 	"strings", "buffers", "data", "inputs", "outputs", "commands", "pass ids",
@@ -71,6 +72,7 @@ static uint32_t bswap32(uint32_t v)
 static int check_header(struct image *im)
 {
 	const struct ttpb_header *h = im->h;
+	size_t bad_at;
 
 	if (im->len < sizeof(*h))
 		return bad(im, "truncated: %zu bytes, shorter than the %zu-byte header",
@@ -111,6 +113,9 @@ static int check_header(struct image *im)
 		return bad(im, "sections \"measured\", \"pass ids\", \"pass commands\" and \"tmp index\" disagree on their counts");
 	if (!count(im, TTPB_STRINGS) || ((char *)sec(im, TTPB_STRINGS))[count(im, TTPB_STRINGS) - 1])
 		return bad(im, "the strings section does not end with a NUL");
+	/* names are echoed in responses: valid UTF-8, as the JSON loader requires */
+	if (ttpu_utf8_check(sec(im, TTPB_STRINGS), count(im, TTPB_STRINGS), &bad_at))
+		return bad(im, "the strings section is not valid UTF-8 (byte %zu)", bad_at);
 	if (h->reserved)
 		return bad(im, "reserved header field is %u, not 0", h->reserved);
 	if (h->name >= count(im, TTPB_STRINGS))
@@ -323,9 +328,13 @@ static int check_plan(struct image *im)
 		if (!is_i8_window(p, &pl->links[l].a) || !is_i8_window(p, &pl->links[l].b) ||
 		    pl->links[l].pass_cmd >= p->ncmds)
 			return bad(im, "link %zu: an operand or pass out of range", l);
+	size_t most_jobs = 0;
+
 	for (size_t i = 0; i < pl->nstages; i++) {
 		const struct ttpu_stage *st = &pl->stages[i];
 
+		if (st->njobs > most_jobs)
+			most_jobs = st->njobs;
 		if (st->kind > TTPU_STAGE_MATMUL || st->first_cmd >= st->end_cmd ||
 		    st->end_cmd > p->ncmds || st->acc_writes_operand > 1 ||
 		    (st->kind == TTPU_STAGE_HOST &&
@@ -347,6 +356,10 @@ static int check_plan(struct image *im)
 				return bad(im, "stage %zu, deferred %u: a job or slot out of range", i, d);
 		}
 	}
+	/* a run allocates by it: it must be what the stages say, not merely above it */
+	if (pl->max_stage_jobs != most_jobs)
+		return bad(im, "plan: largest stage of %zu jobs, not the %zu stated",
+			   most_jobs, pl->max_stage_jobs);
 	return 0;
 }
 
