@@ -4,7 +4,7 @@
  * or variant per finding:
  *   text   invalid UTF-8, lone surrogates, cuts inside a character: a
  *          SchemaError/InputError naming the field, and every byte
- *          written is valid UTF-8 (checked by iconv, see cli_check.h)
+ *          written is valid UTF-8 (checked by cli_check.h's own table)
  *   -o     FIFOs, character devices, symlinks, our own descriptors are
  *          never replaced; directories and sockets are refused
  *   memory the input-size limit holds while reading; the first row or
@@ -415,6 +415,12 @@ TEST(output_socket_refused)
 	ASSERT_LT(strlen(sock), sizeof(sa.sun_path));
 	strcpy(sa.sun_path, sock);
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 && errno == EAFNOSUPPORT) {
+		/* the emulated Zynq's small kernel has no CONFIG_UNIX */
+		free(sock);
+		cli_rmdir(dir);
+		SKIP(return, "this kernel has no AF_UNIX sockets");
+	}
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, bind(fd, (struct sockaddr *)&sa, sizeof(sa)));
 	RUN_CLI(&r, NULL, cli_data("noinputs.json"), "-o", sock);
