@@ -316,6 +316,10 @@ static int check_plan(struct image *im)
 	pl->ndeferred = count(im, TTPB_DEFERRED);
 	pl->tmp_index = sec(im, TTPB_TMP_INDEX);
 	pl->ntmp = im->h->ntmp;
+	/* before it narrows to a 32-bit size_t */
+	if (im->h->max_stage_jobs > pl->njobs)
+		return bad(im, "plan: largest stage stated as %llu jobs, above the %zu of the plan",
+			   (unsigned long long)im->h->max_stage_jobs, pl->njobs);
 	pl->max_stage_jobs = im->h->max_stage_jobs;
 
 	for (size_t s = 0; s < p->npasses; s++)
@@ -357,9 +361,9 @@ static int check_plan(struct image *im)
 		}
 	}
 	/* a run allocates by it: it must be what the stages say, not merely above it */
-	if (pl->max_stage_jobs != most_jobs)
-		return bad(im, "plan: largest stage of %zu jobs, not the %zu stated",
-			   most_jobs, pl->max_stage_jobs);
+	if (im->h->max_stage_jobs != most_jobs)
+		return bad(im, "plan: largest stage of %zu jobs, not the %llu stated",
+			   most_jobs, (unsigned long long)im->h->max_stage_jobs);
 	return 0;
 }
 
