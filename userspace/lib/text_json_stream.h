@@ -164,6 +164,12 @@ int ttpu_js_get_int(const struct json_object *obj, int64_t *v);
 
 
 /*
+ * Read more of the document into the window (text_json_int_list.c reads
+ * rows straight from it): 1 more text, 0 the end, < 0 an error.
+ */
+int ttpu_js_more(struct ttpu_jstream *js);
+
+/*
  * A list of integers as written: a flat list (depth 1) or a list of
  * lists (depth 2), before it is matched against a shape it may not know
  * yet (a buffer's "data" can come before its "shape").
