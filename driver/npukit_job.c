@@ -373,6 +373,25 @@ static int npukit_job_unlock(struct npukit_device *nd, struct npukit_job *job)
 }
 
 /*
+ * Cache maintenance of a DMA buffer (HP0 is not coherent), and its share
+ * of board time charged to the model beside it, so neither goes without
+ * the other.
+ */
+static void npukit_sync_for_device(struct npukit_device *nd, dma_addr_t addr,
+				   size_t bytes, enum dma_data_direction dir)
+{
+	dma_sync_single_for_device(nd->dev, addr, bytes, dir);
+	npukit_cpu_sync(nd, bytes);
+}
+
+static void npukit_sync_for_cpu(struct npukit_device *nd, dma_addr_t addr,
+				size_t bytes, enum dma_data_direction dir)
+{
+	dma_sync_single_for_cpu(nd->dev, addr, bytes, dir);
+	npukit_cpu_sync(nd, bytes);
+}
+
+/*
  * The array's accumulators were taken by another batch while this one was
  * faulting its pages in, in the middle of a sum: run the sum's kicks up to
  * the staged chunk again, without read-backs, and not counted. Tiles are
@@ -399,9 +418,8 @@ static int npukit_job_replay(struct npukit_device *nd, struct npukit_job *job)
 				 NPUKIT_CTRL_CLEAR : 0);
 			job->replay[i].read_c = false;
 		}
-		dma_sync_single_for_device(nd->dev, nd->tx_dma,
-					   n * NPUKIT_AB_BYTES, DMA_TO_DEVICE);
-		npukit_cpu_sync(nd, n * NPUKIT_AB_BYTES);
+		npukit_sync_for_device(nd, nd->tx_dma, n * NPUKIT_AB_BYTES,
+				       DMA_TO_DEVICE);
 		/* the tiles are in memory before the writes start MM2S */
 		wmb();
 		ret = npukit_hw_run_chunk(nd, &rb, job->replay, n);
@@ -457,16 +475,12 @@ static int npukit_job_run_chunk(struct npukit_device *nd,
 	}
 	npukit_cpu_work(nd, NPUKIT_CPU_COPY, job->n * NPUKIT_AB_BYTES);
 	/* HP0 is not coherent: one flush for the chunk's tiles */
-	dma_sync_single_for_device(nd->dev, nd->tx_dma,
-				   job->n * NPUKIT_AB_BYTES, DMA_TO_DEVICE);
-	npukit_cpu_sync(nd, job->n * NPUKIT_AB_BYTES);
+	npukit_sync_for_device(nd, nd->tx_dma, job->n * NPUKIT_AB_BYTES,
+			       DMA_TO_DEVICE);
 	/* and no dirty line may later be evicted over the C tiles */
-	if (nres) {
-		dma_sync_single_for_device(nd->dev, nd->rx_dma,
-					   nres * NPUKIT_C_BYTES,
-					   DMA_FROM_DEVICE);
-		npukit_cpu_sync(nd, nres * NPUKIT_C_BYTES);
-	}
+	if (nres)
+		npukit_sync_for_device(nd, nd->rx_dma, nres * NPUKIT_C_BYTES,
+				       DMA_FROM_DEVICE);
 	/* the tiles are in memory before the (relaxed) writes start MM2S */
 	wmb();
 	job->ran = true;
@@ -476,10 +490,9 @@ static int npukit_job_run_chunk(struct npukit_device *nd,
 	if (job->landed) {
 		/* the (relaxed) status reads that saw S2MM finish come first */
 		rmb();
-		dma_sync_single_for_cpu(nd->dev, nd->rx_dma,
-					job->landed * NPUKIT_C_BYTES,
-					DMA_FROM_DEVICE);
-		npukit_cpu_sync(nd, job->landed * NPUKIT_C_BYTES);
+		npukit_sync_for_cpu(nd, nd->rx_dma,
+				    job->landed * NPUKIT_C_BYTES,
+				    DMA_FROM_DEVICE);
 		npukit_cpu_work(nd, NPUKIT_CPU_COPY,
 				job->landed * NPUKIT_C_BYTES);
 		for (i = 0; i < job->landed; i++) {
