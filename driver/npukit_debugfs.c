@@ -87,6 +87,8 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "sim_cpu_copy_bytes %llu\n",
 			   cpu.count[NPUKIT_CPU_COPY]);
 		seq_printf(m, "sim_cpu_kicks %llu\n", cpu.count[NPUKIT_CPU_KICK]);
+		seq_printf(m, "sim_cpu_readbacks %llu\n",
+			   cpu.count[NPUKIT_CPU_READBACK]);
 	}
 	mutex_unlock(&nd->lock);
 	return 0;

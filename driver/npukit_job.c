@@ -269,6 +269,7 @@ static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
 		if (job->hw[i].read_c)
 			job->slots[nres++] = k->c_slot;
 	}
+	npukit_cpu_work(nd, NPUKIT_CPU_READBACK, nres);
 	job->base = base;
 	job->n = n;
 	job->landed = 0;

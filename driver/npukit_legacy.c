@@ -263,7 +263,7 @@ static ssize_t npukit_legacy_read(struct file *file, char __user *buf,
 {
 	static const char * const items[NPUKIT_CPU_ITEMS] = {
 		"syscalls", "syncs", "lines", "copy_bytes", "driver_kicks",
-		"host_kicks",
+		"driver_readbacks", "host_kicks",
 	};
 	const struct npukit_legacy_run *r = file->private_data;
 	char out[512];

@@ -161,9 +161,16 @@
  *	kick or a C tile, the staging memcpy), 0.5 ns (range 0.25-1.5 ns:
  *	L1-resident ldm/stm to DDR-bound memcpy, published Zynq-7000 bare
  *	metal memcpy figures of ~0.7-1 GB/s).
- * KICK: the driver's own instructions per kick (staging, the checks, the
- *	protocol's bookkeeping in npukit_hw.c), an estimate of ~160
- *	instructions at ~1 per cycle, 250 ns (range 120-500 ns).
+ * KICK: the driver's own instructions per kick (the checks, staging, the
+ *	protocol in npukit_hw.c and the register accessors, the chunk's
+ *	bookkeeping), counted: 380 armhf instructions, the unmodified driver
+ *	built for the A9 with the kernel's flags and run against this model
+ *	(make bench-kick-insn, check-driver-user), at 0.75 instructions a
+ *	cycle, 780 ns (IPC 1.0-0.5: 585-1170 ns).
+ * READBACK: what a kick that reads its C tile back runs on top (the
+ *	S2MM's programming, its two waits, the tile's conversion out of the
+ *	RX buffer), counted the same way: 597 instructions, 1225 ns
+ *	(920-1840 ns).
  * HOST_KICK: the C++ host's own code per kick (two 8x8 tile gathers,
  *	pack_i8_tile(), the XRT/xlnk call layers above the sync ioctl),
  *	500 ns (range 300-1500 ns).
@@ -172,7 +179,8 @@
 #define SIM_CPU_SYNC_PS		300000
 #define SIM_CPU_LINE_PS		60000
 #define SIM_CPU_COPY_PS		500
-#define SIM_CPU_KICK_PS		250000
+#define SIM_CPU_KICK_PS		780000
+#define SIM_CPU_READBACK_PS	1225000
 #define SIM_CPU_HOST_KICK_PS	500000
 #define SIM_CACHE_LINE		32
 
@@ -182,6 +190,7 @@ static const u32 sim_cpu_default_ps[NPUKIT_CPU_ITEMS] = {
 	[NPUKIT_CPU_LINE] = SIM_CPU_LINE_PS,
 	[NPUKIT_CPU_COPY] = SIM_CPU_COPY_PS,
 	[NPUKIT_CPU_KICK] = SIM_CPU_KICK_PS,
+	[NPUKIT_CPU_READBACK] = SIM_CPU_READBACK_PS,
 	[NPUKIT_CPU_HOST_KICK] = SIM_CPU_HOST_KICK_PS,
 };
 
@@ -1185,13 +1194,14 @@ static const struct file_operations sim_pl_reset_fops = {
  * its maximum (see struct npukit_sim_timing): idle_lag (0..100),
  * overtake (0..20), first_beat (0..100);
  * and the CPU cost model, in ps per item (%SIM_CPU_*_PS): cpu_syscall_ps,
- * cpu_sync_ps, cpu_line_ps, cpu_copy_ps, cpu_kick_ps, cpu_host_kick_ps.
+ * cpu_sync_ps, cpu_line_ps, cpu_copy_ps, cpu_kick_ps, cpu_readback_ps,
+ * cpu_host_kick_ps.
  */
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 {
 	static const char * const sim_cpu_knobs[NPUKIT_CPU_ITEMS] = {
 		"cpu_syscall_ps", "cpu_sync_ps", "cpu_line_ps", "cpu_copy_ps",
-		"cpu_kick_ps", "cpu_host_kick_ps",
+		"cpu_kick_ps", "cpu_readback_ps", "cpu_host_kick_ps",
 	};
 	unsigned int i;
 

@@ -51,6 +51,8 @@ struct npukit_sim_counters {
  * @NPUKIT_CPU_LINE: one 32-byte line cleaned or invalidated in L1 and L2
  * @NPUKIT_CPU_COPY: one byte copied by the CPU (user copies, staging)
  * @NPUKIT_CPU_KICK: the driver's own code for one kick
+ * @NPUKIT_CPU_READBACK: the driver's own code for one read-back, beyond
+ *	the kick's
  * @NPUKIT_CPU_HOST_KICK: the C++ host's own code for one kick
  * @NPUKIT_CPU_ITEMS: how many there are
  */
@@ -60,6 +62,7 @@ enum npukit_sim_cpu_item {
 	NPUKIT_CPU_LINE,
 	NPUKIT_CPU_COPY,
 	NPUKIT_CPU_KICK,
+	NPUKIT_CPU_READBACK,
 	NPUKIT_CPU_HOST_KICK,
 	NPUKIT_CPU_ITEMS,
 };

@@ -131,6 +131,7 @@ static int per_kick_costs(struct npukit_kick *k, npu_ctile *res, uint32_t nmax)
 				.lines = (double)dc.lines / n,
 				.copy_bytes = (double)dc.copy_bytes / n,
 				.kicks = 1.0,
+				.readbacks = (double)reads / n,
 			};
 		}
 		printf("# bench: %6u %6u %6u %9.2f %9.2f %9.1f %10.3f %7.1fx\n",

@@ -165,6 +165,7 @@ static void one_ruler(const unsigned int (*layers)[3], int n, const struct ttpu_
 		.lines = dc->lines / 1e3,
 		.copy_bytes = dc->copy_bytes / 1e3,
 		.kicks = s->kicks / 1e3,
+		.readbacks = (s->dma_bytes - s->kicks * 128) / 256 / 1e3,
 	};
 	board_host_counts(&all, &hn);
 	hn.reads *= all.kicks / 1e3;

@@ -57,6 +57,7 @@ struct board_counts {
 	double lines;		/* 32-byte lines cleaned or invalidated */
 	double copy_bytes;
 	double kicks;		/* of the driver's own code */
+	double readbacks;	/* of the driver's own code for a read-back */
 	double host_kicks;	/* of the C++ host's own code */
 };
 

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * driver_user.c - insmod, open(2), ioctl(2) and close(2) for the
+ * userspace-built driver (driver_user.h): the same entry points the
+ * kernel's VFS and misc device layer call, nothing in between.
+ */
+#include <stdlib.h>
+
+#include "npukit_shim.h"
+#include "driver_user.h"
+
+/* module_init()/module_exit() of driver/npukit_drv.c */
+extern int (*const shim_module_init)(void);
+extern void (*const shim_module_exit)(void);
+
+struct driver_user_file {
+	struct inode inode;
+	struct file file;
+};
+
+int driver_user_param(const char *name, uint64_t val)
+{
+	return shim_param_set(name, val);
+}
+
+int driver_user_load(void)
+{
+	return shim_module_init();
+}
+
+void driver_user_unload(void)
+{
+	shim_module_exit();
+}
+
+/* As misc_open(): the file's private data is the miscdevice, then fops->open */
+struct driver_user_file *driver_user_open(const char *name)
+{
+	struct miscdevice *misc = shim_misc_find(name);
+	struct driver_user_file *f;
+	int ret;
+
+	if (!misc) {
+		errno = ENOENT;
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->file.private_data = misc;
+	f->file.f_op = misc->fops;
+	ret = f->file.f_op->open ? f->file.f_op->open(&f->inode, &f->file) : 0;
+	if (ret) {
+		free(f);
+		errno = -ret;
+		return NULL;
+	}
+	return f;
+}
+
+long driver_user_ioctl(struct driver_user_file *f, unsigned int cmd, void *arg)
+{
+	return f->file.f_op->unlocked_ioctl(&f->file, cmd, (unsigned long)arg);
+}
+
+void driver_user_close(struct driver_user_file *f)
+{
+	if (f->file.f_op->release)
+		f->file.f_op->release(&f->inode, &f->file);
+	free(f);
+}

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npukit_shim.c - the kernel services the driver calls out of line, for
+ * its userspace build (npukit_shim.h): memory, user copies (the process's
+ * own memory, so plain copies that never fault), locks (single-threaded:
+ * a lock taken twice is a deadlock, and aborts), clocks (CLOCK_MONOTONIC,
+ * as ktime_get_ns() is; the simulator keeps the board's time itself),
+ * device-managed actions, DMA buffers (heap memory at made-up 32-bit bus
+ * addresses, which the simulator's DMA reaches through the windows the
+ * driver registers), module parameters, misc devices and the platform
+ * bus. Cache maintenance does nothing: the driver charges its cost to the
+ * simulator's CPU account itself. No interrupt and no timer reaches this
+ * process: arming one aborts, so an instance must run polled.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "npukit_shim.h"
+
+static void __attribute__((noreturn)) shim_abort(const char *what)
+{
+	fprintf(stderr, "npukit shim: %s\n", what);
+	abort();
+}
+
+void *kzalloc(size_t size, gfp_t gfp)
+{
+	(void)gfp;
+	return calloc(1, size);
+}
+
+void *kvmalloc(size_t size, gfp_t gfp)
+{
+	(void)gfp;
+	return malloc(size);
+}
+
+void kfree(const void *p)
+{
+	free((void *)p);
+}
+
+void kvfree(const void *p)
+{
+	free((void *)p);
+}
+
+unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
+{
+	memcpy(to, from, n);
+	return 0;
+}
+
+unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
+{
+	memcpy(to, from, n);
+	return 0;
+}
+
+long copy_from_user_nofault(void *to, const void __user *from, size_t n)
+{
+	memcpy(to, from, n);
+	return 0;
+}
+
+long copy_to_user_nofault(void __user *to, const void *from, size_t n)
+{
+	memcpy(to, from, n);
+	return 0;
+}
+
+int check_zeroed_user(const void __user *from, size_t size)
+{
+	const u8 *p = from;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* As include/linux/uaccess.h's */
+int copy_struct_from_user(void *dst, size_t ksize, const void __user *src,
+			  size_t usize)
+{
+	size_t size = min(ksize, usize);
+
+	if (usize > ksize && !check_zeroed_user((const u8 *)src + ksize,
+						usize - ksize))
+		return -E2BIG;
+	memcpy(dst, src, size);
+	if (usize < ksize)
+		memset((u8 *)dst + size, 0, ksize - size);
+	return 0;
+}
+
+int kstrtobool_from_user(const char __user *s, size_t count, bool *res)
+{
+	if (!count)
+		return -EINVAL;
+	switch (s[0]) {
+	case '1': case 'y': case 'Y':
+		*res = true;
+		return 0;
+	case '0': case 'n': case 'N':
+		*res = false;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+void mutex_init(struct mutex *m)
+{
+	m->locked = false;
+}
+
+void mutex_lock(struct mutex *m)
+{
+	if (m->locked)
+		shim_abort("mutex_lock: already held (a deadlock)");
+	m->locked = true;
+}
+
+int mutex_lock_killable(struct mutex *m)
+{
+	mutex_lock(m);
+	return 0;
+}
+
+int mutex_lock_interruptible(struct mutex *m)
+{
+	mutex_lock(m);
+	return 0;
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	if (!m->locked)
+		shim_abort("mutex_unlock: not held");
+	m->locked = false;
+}
+
+void spin_lock_init(spinlock_t *l)
+{
+	l->locked = false;
+}
+
+unsigned long shim_spin_lock_irqsave(spinlock_t *l)
+{
+	if (l->locked)
+		shim_abort("spin_lock: already held (a deadlock)");
+	l->locked = true;
+	return 0;
+}
+
+void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
+{
+	(void)flags;
+	if (!l->locked)
+		shim_abort("spin_unlock: not held");
+	l->locked = false;
+}
+
+volatile int shim_fatal_signal;
+
+void cond_resched(void)
+{
+}
+
+u64 ktime_get_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+}
+
+static void shim_sleep_ns(u64 ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / NSEC_PER_SEC),
+		.tv_nsec = (long)(ns % NSEC_PER_SEC),
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+void ndelay(unsigned long ns)
+{
+	shim_sleep_ns(ns);
+}
+
+void udelay(unsigned long us)
+{
+	shim_sleep_ns((u64)us * NSEC_PER_USEC);
+}
+
+void usleep_range(unsigned long min_us, unsigned long max_us)
+{
+	(void)max_us;
+	shim_sleep_ns((u64)min_us * NSEC_PER_USEC);
+}
+
+void shim_hrtimer_init(struct hrtimer *t)
+{
+	t->function = NULL;
+}
+
+void hrtimer_start(struct hrtimer *t, ktime_t rel, enum hrtimer_mode mode)
+{
+	(void)t, (void)rel, (void)mode;
+	shim_abort("hrtimer_start: no timers in userspace (run with sim_irq=0)");
+}
+
+/* Never started (hrtimer_start() aborts): nothing to cancel */
+int hrtimer_cancel(struct hrtimer *t)
+{
+	(void)t;
+	return 0;
+}
+
+u64 hrtimer_forward_now(struct hrtimer *t, ktime_t interval)
+{
+	(void)t, (void)interval;
+	shim_abort("hrtimer_forward_now: no timers in userspace");
+}
+
+/* No interrupt handler and no sleeper: nothing to wake or wait for */
+void wake_up(wait_queue_head_t *wq)
+{
+	(void)wq;
+}
+
+long shim_wait_unsupported(void)
+{
+	shim_abort("wait_event: no interrupts in userspace (run with sim_irq=0)");
+}
+
+void synchronize_irq(unsigned int irq)
+{
+	(void)irq;
+}
+
+void shim_log(const struct device *dev, const char *level, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s %s: ", dev ? dev_name(dev) : "npukit", level);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+int dev_err_probe(const struct device *dev, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s error %d: ", dev_name(dev), err);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* Device-managed actions, run in reverse when the driver lets go */
+struct shim_devres {
+	void (*action)(void *data);
+	void *data;
+	struct shim_devres *next;
+};
+
+int devm_add_action_or_reset(struct device *dev, void (*action)(void *),
+			     void *data)
+{
+	struct shim_devres *r = malloc(sizeof(*r));
+
+	if (!r) {
+		action(data);
+		return -ENOMEM;
+	}
+	r->action = action;
+	r->data = data;
+	r->next = dev->devres;
+	dev->devres = r;
+	return 0;
+}
+
+static void shim_devres_release(struct device *dev)
+{
+	struct shim_devres *r;
+
+	while ((r = dev->devres)) {
+		dev->devres = r->next;
+		r->action(r->data);
+		free(r);
+	}
+}
+
+int dma_set_mask_and_coherent(struct device *dev, u64 mask)
+{
+	(void)dev;
+	return mask >= DMA_BIT_MASK(32) ? 0 : -EIO;
+}
+
+/* Bus addresses: 32-bit, page-aligned, never reused */
+static u32 shim_next_bus = 0x10000000;
+
+void *dma_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *handle,
+			    enum dma_data_direction dir, gfp_t gfp)
+{
+	size_t pages = DIV_ROUND_UP(size, 4096);
+	void *cpu = aligned_alloc(4096, pages * 4096);
+
+	(void)dev, (void)dir, (void)gfp;
+	if (!cpu)
+		return NULL;
+	*handle = shim_next_bus;
+	shim_next_bus += pages * 4096;
+	return cpu;
+}
+
+void dma_free_noncoherent(struct device *dev, size_t size, void *cpu,
+			  dma_addr_t handle, enum dma_data_direction dir)
+{
+	(void)dev, (void)size, (void)handle, (void)dir;
+	free(cpu);
+}
+
+void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir)
+{
+	(void)dev, (void)addr, (void)size, (void)dir;
+}
+
+void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
+			     enum dma_data_direction dir)
+{
+	(void)dev, (void)addr, (void)size, (void)dir;
+}
+
+int simple_open(struct inode *inode, struct file *file)
+{
+	file->private_data = inode->i_private;
+	return 0;
+}
+
+loff_t noop_llseek(struct file *file, loff_t off, int whence)
+{
+	(void)off, (void)whence;
+	return file->f_pos;
+}
+
+long compat_ptr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return file->f_op->unlocked_ioctl(file, cmd, arg);
+}
+
+int sysfs_emit(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, 4096, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+#define SHIM_PARAMS 16
+static struct {
+	const char *name;
+	void *var;
+	size_t size;
+} shim_params[SHIM_PARAMS];
+static unsigned int shim_nparams;
+
+void shim_param_add(const char *name, void *var, size_t size)
+{
+	if (shim_nparams == SHIM_PARAMS)
+		shim_abort("too many module parameters");
+	shim_params[shim_nparams].name = name;
+	shim_params[shim_nparams].var = var;
+	shim_params[shim_nparams].size = size;
+	shim_nparams++;
+}
+
+int shim_param_set(const char *name, u64 val)
+{
+	unsigned int i;
+
+	for (i = 0; i < shim_nparams; i++) {
+		if (strcmp(shim_params[i].name, name))
+			continue;
+		switch (shim_params[i].size) {
+		case 1:
+			*(u8 *)shim_params[i].var = (u8)val;
+			return 0;
+		case 4:
+			*(u32 *)shim_params[i].var = (u32)val;
+			return 0;
+		}
+		return -EINVAL;
+	}
+	return -ENOENT;
+}
+
+#define SHIM_MISC 8
+static struct miscdevice *shim_misc[SHIM_MISC];
+
+/* The node's driver data is its miscdevice, as misc_register() makes it */
+int misc_register(struct miscdevice *misc)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHIM_MISC; i++) {
+		if (shim_misc[i])
+			continue;
+		if (misc->minor == MISC_DYNAMIC_MINOR)
+			misc->minor = (int)i;
+		misc->this_device.name = misc->name;
+		dev_set_drvdata(&misc->this_device, misc);
+		shim_misc[i] = misc;
+		return 0;
+	}
+	return -EBUSY;
+}
+
+void misc_deregister(struct miscdevice *misc)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHIM_MISC; i++)
+		if (shim_misc[i] == misc)
+			shim_misc[i] = NULL;
+}
+
+struct miscdevice *shim_misc_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHIM_MISC; i++)
+		if (shim_misc[i] && !strcmp(shim_misc[i]->name, name))
+			return shim_misc[i];
+	return NULL;
+}
+
+int ida_alloc(struct ida *ida, gfp_t gfp)
+{
+	unsigned int i;
+
+	(void)gfp;
+	for (i = 0; i < 64; i++) {
+		if (!(ida->used & (1ULL << i))) {
+			ida->used |= 1ULL << i;
+			return (int)i;
+		}
+	}
+	return -ENOSPC;
+}
+
+void ida_free(struct ida *ida, unsigned int id)
+{
+	ida->used &= ~(1ULL << id);
+}
+
+void ida_destroy(struct ida *ida)
+{
+	ida->used = 0;
+}
+
+/* The platform bus: one driver, its devices probed as they are added */
+static struct platform_driver *shim_pdrv;
+
+int platform_driver_register(struct platform_driver *drv)
+{
+	shim_pdrv = drv;
+	return 0;
+}
+
+void platform_driver_unregister(struct platform_driver *drv)
+{
+	if (shim_pdrv == drv)
+		shim_pdrv = NULL;
+}
+
+struct shim_pdev {
+	struct platform_device pdev;
+	char name[PLATFORM_NAME_SIZE + 8];
+	bool bound;
+};
+
+struct platform_device *
+platform_device_register_full(const struct platform_device_info *info)
+{
+	struct shim_pdev *p = calloc(1, sizeof(*p));
+	const struct platform_device_id *id;
+
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	snprintf(p->name, sizeof(p->name), "%s.%d", info->name, info->id);
+	p->pdev.name = info->name;
+	p->pdev.id = info->id;
+	p->pdev.dev.name = p->name;
+	p->pdev.dma_mask = info->dma_mask;
+	p->pdev.dev.dma_mask = &p->pdev.dma_mask;
+	if (!shim_pdrv)
+		return &p->pdev;
+	for (id = shim_pdrv->id_table; id && id->name[0]; id++) {
+		if (strcmp(id->name, info->name))
+			continue;
+		p->pdev.id_entry = id;
+		if (shim_pdrv->probe(&p->pdev))
+			shim_devres_release(&p->pdev.dev);
+		else
+			p->bound = true;
+		break;
+	}
+	return &p->pdev;
+}
+
+void platform_device_unregister(struct platform_device *pdev)
+{
+	struct shim_pdev *p = container_of(pdev, struct shim_pdev, pdev);
+
+	if (!pdev || IS_ERR(pdev))
+		return;
+	if (p->bound && shim_pdrv)
+		shim_pdrv->remove(pdev);
+	shim_devres_release(&pdev->dev);
+	free(p);
+}
+
+/* No registers, interrupts, clocks or resets to map in userspace */
+void __iomem *devm_platform_ioremap_resource(struct platform_device *pdev,
+					     unsigned int index)
+{
+	(void)pdev, (void)index;
+	return ERR_PTR(-ENODEV);
+}
+
+int platform_get_irq_byname_optional(struct platform_device *pdev,
+				     const char *name)
+{
+	(void)pdev, (void)name;
+	return -ENXIO;
+}
+
+int devm_request_irq(struct device *dev, unsigned int irq,
+		     irq_handler_t handler, unsigned long flags,
+		     const char *name, void *data)
+{
+	(void)dev, (void)irq, (void)handler, (void)flags, (void)name, (void)data;
+	return -ENOSYS;
+}
+
+struct clk *devm_clk_get_optional_enabled(struct device *dev, const char *id)
+{
+	(void)dev, (void)id;
+	return NULL;
+}
+
+struct reset_control *devm_reset_control_get_optional_exclusive(struct device *dev,
+								const char *id)
+{
+	(void)dev, (void)id;
+	return NULL;
+}
+
+int reset_control_assert(struct reset_control *rstc)
+{
+	(void)rstc;
+	return 0;
+}
+
+int reset_control_deassert(struct reset_control *rstc)
+{
+	(void)rstc;
+	return 0;
+}
