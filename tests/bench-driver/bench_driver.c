@@ -55,25 +55,6 @@ static int submit(struct npukit_kick *k, uint32_t n, npu_ctile *res,
 	return 0;
 }
 
-/* A batch of @n kicks: runs of @klen accumulating kicks, each read back. */
-static uint32_t make_batch(struct npukit_kick *k, uint32_t n, uint32_t klen,
-			   uint32_t nres, uint64_t *st)
-{
-	uint32_t reads = 0;
-
-	memset(k, 0, sizeof(*k) * n);
-	for (uint32_t i = 0; i < n; i++) {
-		npu_fill_random(&k[i], st);
-		if (i % klen == 0)
-			k[i].flags = NPUKIT_KICK_CLEAR;
-		if (i % klen == klen - 1 || i == n - 1) {
-			k[i].flags |= NPUKIT_KICK_READ_C;
-			k[i].c_slot = reads++ % nres;
-		}
-	}
-	return reads;
-}
-
 static int check_results(struct npukit_kick *k, uint32_t n, npu_ctile *got,
 			 uint32_t nres)
 {
@@ -110,7 +91,7 @@ static int per_kick_costs(struct npukit_kick *k, npu_ctile *res, uint32_t nmax)
 	for (size_t i = 0; i < sizeof(klens) / sizeof(klens[0]); i++) {
 		uint32_t n = nmax, nres = info.max_results < 64 ? info.max_results : 64;
 		struct npukit_submit s;
-		uint32_t reads = make_batch(k, n, klens[i], nres, &st);
+		uint32_t reads = npu_krun_batch(k, n, klens[i], nres, &st);
 		struct board_cpu c0, c1, dc;
 		double us;
 
@@ -240,7 +221,7 @@ static int kicks_per_second(struct npukit_kick *k, npu_ctile *res)
 			printf("# bench: %6u skipped: max_kicks is %u\n", n, info.max_kicks);
 			continue;
 		}
-		make_batch(k, n, 64, nres, &st);
+		npu_krun_batch(k, n, 64, nres, &st);
 		if (submit(k, n, res, nres, &s) || check_results(k, n, res, nres))
 			return -1;
 		t0 = npu_now_ns();

@@ -36,25 +36,6 @@
 static struct driver_user_file *node;
 static unsigned int tests;
 
-/* Kicks in sums of @krun, each sum read back into the next slot. */
-static uint32_t make_batch(struct npukit_kick *k, uint32_t n, uint32_t krun,
-			   uint32_t nres, uint64_t *st)
-{
-	uint32_t reads = 0;
-
-	memset(k, 0, sizeof(*k) * n);
-	for (uint32_t i = 0; i < n; i++) {
-		npu_fill_random(&k[i], st);
-		if (i % krun == 0)
-			k[i].flags = NPUKIT_KICK_CLEAR;
-		if (i % krun == krun - 1 || i == n - 1) {
-			k[i].flags |= NPUKIT_KICK_READ_C;
-			k[i].c_slot = reads++ % nres;
-		}
-	}
-	return reads;
-}
-
 /* SUBMIT @n kicks and compare every result slot with the reference. */
 static int submit_checked(struct npukit_kick *k, uint32_t n, uint32_t nres,
 			  const char *what)
@@ -108,7 +89,7 @@ static int run_krun(uint32_t krun, uint32_t n, uint64_t seed)
 		printf("not ok %u K-run %u: out of memory\n", ++tests, krun);
 		return 1;
 	}
-	make_batch(k, n, krun, nres, &seed);
+	npu_krun_batch(k, n, krun, nres, &seed);
 	snprintf(what, sizeof(what), "K-run %u", krun);
 	bad = submit_checked(k, n, nres, what);
 	free(k);

@@ -98,6 +98,29 @@ static inline void npu_random_batch(struct npukit_kick *kicks, uint32_t n,
 	}
 }
 
+/*
+ * A batch of @n kicks in sums of @krun, each sum read back into the next
+ * of @nres slots (round robin): the K-run batches of the benchmarks.
+ * Returns the number of read-backs.
+ */
+static inline uint32_t npu_krun_batch(struct npukit_kick *kicks, uint32_t n,
+				      uint32_t krun, uint32_t nres, uint64_t *state)
+{
+	uint32_t reads = 0;
+
+	memset(kicks, 0, sizeof(*kicks) * n);
+	for (uint32_t i = 0; i < n; i++) {
+		npu_fill_random(&kicks[i], state);
+		if (i % krun == 0)
+			kicks[i].flags = NPUKIT_KICK_CLEAR;
+		if (i % krun == krun - 1 || i == n - 1) {
+			kicks[i].flags |= NPUKIT_KICK_READ_C;
+			kicks[i].c_slot = reads++ % nres;
+		}
+	}
+	return reads;
+}
+
 static inline void npu_submit_init(struct npukit_submit *s,
 				   const struct npukit_kick *kicks, uint32_t nkicks,
 				   npu_ctile *results, uint32_t nresults)
