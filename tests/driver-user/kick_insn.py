@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The driver's own instructions in a callgrind profile of kick_count.
+"""The driver's own instructions in a profile of kick_count.
 
 kick_insn.py split ROOT PROFILE         one profile: JSON on stdout
 kick_insn.py diff ROOT A B KICKS        (B - A) / KICKS of every figure
@@ -11,21 +11,19 @@ kick_insn.py qemu ROOT ADDR2LINE BINARY LOG
 
 PROFILE is callgrind's output of `kick_count run KRUN KICKS` with
 --toggle-collect=npukit_ioctl --compress-strings=no --compress-pos=no, so
-that it holds the SUBMIT ioctl and everything it calls. Each instruction is
-put where it belongs by the source line it comes from, whatever was
-inlined where:
-  driver     code of driver/*.c (but npukit_sim.c) and npukit_dev.h, and
-             the kernel helpers the kernel inlines too (the shim's header),
-             by group: ioctl entry and exit, checks, staging, protocol
-             (npukit_hw.c and the register accessors), chunk bookkeeping,
-             and the C tile conversion, which the CPU account already
-             charges as a copy and is kept apart for that reason;
-  simulator  driver/npukit_sim.c: the model, which hardware does not run;
-  services   the kernel services the driver calls out of line (the shim's
-             .c: locks, clocks, user copies, cache maintenance) and the C
-             library under them.
-Calls from driver code to services and to the simulator are counted too,
-with their inclusive cost.
+that it holds the SUBMIT ioctl and everything it calls. What is counted is
+the code of the driver's functions (driver/*.c but npukit_sim.c), with
+whatever the compiler inlined into them: npukit_dev.h's accessors and the
+kernel helpers the kernel inlines too (the shim's header). Left out are
+the simulator (npukit_sim.c, which hardware does not run) and the kernel
+services the driver calls out of line (the shim's .c: locks, clocks, user
+copies, cache maintenance, and the C library under them); the calls into
+both are counted, with their inclusive cost. Each counted instruction goes
+to a group by the source line it comes from, whatever was inlined where:
+ioctl entry and exit, checks, staging, protocol (npukit_hw.c and the
+register accessors), chunk bookkeeping (the rest of npukit_job.c), inline
+helpers, and the C tile conversion, shown apart because the CPU account
+also charges its bytes as a copy.
 
 On armhf the count comes from qemu-arm instead, run with -d
 in_asm,exec,nochain and -dfilter set to the driver's functions: every
