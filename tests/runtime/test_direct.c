@@ -181,14 +181,19 @@ static int agree_everywhere(const char *text, size_t len, const char *inputs,
 	return ok;
 }
 
+/* The text of @path, NUL-terminated (ttpu_read_file() does not); malloc'd. */
 static char *read_all(const char *path, size_t *len)
 {
 	struct ttpu_error err;
-	char *text;
+	char *text, *t;
 
 	if (ttpu_read_file(path, &text, len, &err))
 		return NULL;
-	return text;
+	t = realloc(text, *len + 1);
+	if (!t)
+		abort();
+	t[*len] = '\0';
+	return t;
 }
 
 TEST(corpus)
