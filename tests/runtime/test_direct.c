@@ -450,6 +450,7 @@ TEST(each_variant)
 	}
 	TH_LOG("%zu variants (%zu plain, %zu load), %lu loads compared", i, plain,
 	       loaded, compared);
+	free(inputs);
 }
 
 /* The plain program of the variants, cut after every byte. */

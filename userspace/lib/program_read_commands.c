@@ -85,7 +85,6 @@ static int classify_key(const char *k)
 	return ttpu_cmd_key_find(k, strlen(k));
 }
 
-
 /* The key bit of TTPU_CK_@k, to keep the table readable. */
 #define K(k) TTPU_CKB(TTPU_CK_##k)
 
