@@ -110,10 +110,10 @@ struct ttpu_direct_command {
 /*
  * program_read_command_direct.c: read the command at the cursor straight
  * from the jstream's window, without json-c, when it is in the plain
- * subset every command generator writes (see the file). Returns true with
- * @d filled, the cursor after the command and js->elem_start/elem_mark
- * on it, as ttpu_js_value_raw() leaves them; false ("not mine") with the
- * jstream untouched, for json-c to read it and report what is wrong.
+ * subset compilers write (see the file). Returns true with @d filled, the
+ * cursor after the command and js->elem_start/elem_mark on it, as
+ * ttpu_js_value_raw() leaves them; false ("not mine") with the jstream
+ * untouched, for json-c to read the command and report any error in it.
  * The strings of @d point into the window: use them before it moves.
  */
 bool ttpu_command_scan_direct(struct ttpu_jstream *js,
