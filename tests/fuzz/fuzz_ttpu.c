@@ -11,8 +11,11 @@
  * the checksum alone would turn almost every mutation away before the
  * checks of each offset, count and index that follow it. Besides crashes,
  * leaks and hangs (ASan, UBSan, libFuzzer), every document the library
- * writes must be valid UTF-8 and exactly one JSON value: a violation
- * aborts, so libFuzzer reports it with the input.
+ * writes must be valid UTF-8 and exactly one JSON value, and a JSON
+ * program must load the same with the direct command reader turned off
+ * (ttpu_commands_direct, program_read.h): the same error document or the
+ * same compiled bytes. A violation aborts, so libFuzzer reports it with
+ * the input.
  *
  * Built by mk/80-fuzz.mk with Debian's clang; seeded with the test
  * programs (each program joined to its inputs, as JSON and compiled).
@@ -29,6 +32,7 @@
 
 #include "ttpu-run.h"
 #include "program_binary.h"
+#include "program_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -114,6 +118,69 @@ static void run(const ttpu_program *prog, const ttpu_inputs *in)
 	ttpu_engine_close(eng);
 }
 
+/* @err as the error document the CLI would write; malloc'd. */
+static char *error_text(const struct ttpu_error *err, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+
+	if (!f || ttpu_error_write_json(err, f))
+		abort();
+	fclose(f);
+	return text;
+}
+
+/* @prog compiled (ttpu_program_write_binary()), then freed; malloc'd. */
+static char *compiled(ttpu_program *prog, size_t *len)
+{
+	char *image;
+
+	if (ttpu_program_write_binary(prog, &image, len, NULL))
+		abort();
+	ttpu_program_free(prog);
+	return image;
+}
+
+/*
+ * The program at @text, which loaded with the direct command reader as
+ * @rc, @prog and @err say, loads alike by json-c alone: the same error
+ * document, or a program that compiles to the same bytes.
+ */
+static void check_readers_agree(const char *text, size_t len, int rc,
+				const ttpu_program *prog, const struct ttpu_error *err)
+{
+	struct ttpu_error jerr;
+	ttpu_program *jprog = NULL;
+	char *want, *got;
+	size_t want_len, got_len;
+	int jrc;
+
+	ttpu_commands_direct = false;
+	jrc = ttpu_program_load_buffer(text, len, &jprog, &jerr);
+	ttpu_commands_direct = true;
+	if (jrc != rc) {
+		fprintf(stderr, "fuzz_ttpu: the direct reader loads with %d, json-c with %d\n",
+			rc, jrc);
+		abort();
+	}
+	if (rc) {
+		want = error_text(&jerr, &want_len);
+		got = error_text(err, &got_len);
+	} else {
+		if (ttpu_program_write_binary(prog, &got, &got_len, NULL))
+			abort();
+		want = compiled(jprog, &want_len);
+	}
+	if (want_len != got_len || memcmp(want, got, want_len)) {
+		fprintf(stderr, "fuzz_ttpu: the direct reader and json-c disagree:\n%.*s\n%.*s\n",
+			(int)got_len, rc ? got : "(a program)", (int)want_len,
+			rc ? want : "(another program)");
+		abort();
+	}
+	free(want);
+	free(got);
+}
+
 /*
  * Output elements above which a program is loaded and checked but not run:
  * a legal program may declare outputs of up to 2^28 elements, whose
@@ -145,7 +212,11 @@ static void program_then_inputs(const char *text, size_t plen, const char *input
 	ttpu_program *prog = NULL;
 	ttpu_inputs *in = NULL;
 
-	if (ttpu_program_load_buffer(text, plen, &prog, &err)) {
+	int rc = ttpu_program_load_buffer(text, plen, &prog, &err);
+
+	if (!ttpu_binary_has_magic(text, plen))
+		check_readers_agree(text, plen, rc, prog, &err);
+	if (rc) {
 		check_error(&err);
 		return;
 	}

@@ -64,17 +64,25 @@ int ttpu_read_name(struct ttpu_loader *L, const struct ttpu_jpath *p,
 		   struct json_object *obj, uint32_t *id)
 {
 	char path[TTPU_PATH_MAX];
-	bool created;
 
 	if (!json_object_is_type(obj, json_type_string))
 		return ttpu_js_error(L->js, ttpu_jpath_str(p, path, sizeof(path)),
 				     "expected a buffer name (a string), got %s",
 				     ttpu_js_describe(obj));
-	if (!json_object_get_string_len(obj))
+	return ttpu_intern_name(L, p, json_object_get_string(obj),
+				(size_t)json_object_get_string_len(obj), id);
+}
+
+int ttpu_intern_name(struct ttpu_loader *L, const struct ttpu_jpath *p,
+		     const char *s, size_t len, uint32_t *id)
+{
+	char path[TTPU_PATH_MAX];
+	bool created;
+
+	if (!len)
 		return ttpu_js_error(L->js, ttpu_jpath_str(p, path, sizeof(path)),
 				     "buffer names must not be empty");
-	*id = ttpu_names_intern(L->intern, json_object_get_string(obj),
-				(size_t)json_object_get_string_len(obj), &created);
+	*id = ttpu_names_intern(L->intern, s, len, &created);
 	if (*id == TTPU_NO_NAME)
 		return ttpu_error_nomem(L->err, "interning a buffer name");
 	return 0;

@@ -2,9 +2,11 @@
 /*
  * program_read_commands.c - stream a program's "commands" array
  *
- * The hot loop of loading: a program may hold 200k commands. Each is
- * parsed by json-c alone, its members gathered in one walk, converted to a
- * 32-byte struct ttpu_command and freed. Pass ids get their dense slots
+ * The hot loop of loading: a program may hold 200k commands. Each is read
+ * by the direct reader (program_read_command_direct.c) when it is plain,
+ * else parsed by json-c alone, its members gathered in one walk and
+ * freed; either way it is converted by the same steps (convert_fields())
+ * to a 32-byte struct ttpu_command. Pass ids get their dense slots
  * here (program_pass_map.c), and each acc is matched to the pass it
  * consumes; buffer names are only interned, and resolved by
  * program_validate.c once every buffer is known.
@@ -38,74 +40,71 @@ static void index_path(char path[32], const char *base, size_t i)
 }
 
 /*
- * Every key a command or a window may have. A command's members are
- * gathered in one walk of json-c's object, each key classified by a
- * switch: no hash lookup per field, and the members are counted (for the
- * duplicate-key check) on the way.
+ * A command's members are gathered in one walk of json-c's object, each
+ * key classified by a switch: no hash lookup per field, and the members
+ * are counted (for the duplicate-key check) on the way.
  */
-enum cmd_key {
-	CK_OP, CK_ID, CK_A, CK_B, CK_PASS, CK_DST, CK_BIAS, CK_RELU, CK_BUF,
-	CK_SRC, CK_R, CK_C, CK_UNKNOWN
-};
-
-static int classify_key(const char *k)
+int ttpu_cmd_key_find(const char *k, size_t len)
 {
+#define IS(word) (len == sizeof(word) - 1 && !memcmp(k, word, len))
+	if (!len)
+		return TTPU_CK_UNKNOWN;
 	switch (k[0]) {
 	case 'a':
-		return !k[1] ? CK_A : CK_UNKNOWN;
+		return len == 1 ? TTPU_CK_A : TTPU_CK_UNKNOWN;
 	case 'b':
-		if (!k[1])
-			return CK_B;
-		if (!strcmp(k + 1, "uf"))
-			return CK_BUF;
-		return !strcmp(k + 1, "ias") ? CK_BIAS : CK_UNKNOWN;
+		if (len == 1)
+			return TTPU_CK_B;
+		if (IS("buf"))
+			return TTPU_CK_BUF;
+		return IS("bias") ? TTPU_CK_BIAS : TTPU_CK_UNKNOWN;
 	case 'c':
-		return !k[1] ? CK_C : CK_UNKNOWN;
+		return len == 1 ? TTPU_CK_C : TTPU_CK_UNKNOWN;
 	case 'd':
-		return !strcmp(k + 1, "st") ? CK_DST : CK_UNKNOWN;
+		return IS("dst") ? TTPU_CK_DST : TTPU_CK_UNKNOWN;
 	case 'i':
-		return !strcmp(k + 1, "d") ? CK_ID : CK_UNKNOWN;
+		return IS("id") ? TTPU_CK_ID : TTPU_CK_UNKNOWN;
 	case 'o':
-		return !strcmp(k + 1, "p") ? CK_OP : CK_UNKNOWN;
+		return IS("op") ? TTPU_CK_OP : TTPU_CK_UNKNOWN;
 	case 'p':
-		return !strcmp(k + 1, "ass") ? CK_PASS : CK_UNKNOWN;
+		return IS("pass") ? TTPU_CK_PASS : TTPU_CK_UNKNOWN;
 	case 'r':
-		if (!k[1])
-			return CK_R;
-		return !strcmp(k + 1, "elu") ? CK_RELU : CK_UNKNOWN;
+		if (len == 1)
+			return TTPU_CK_R;
+		return IS("relu") ? TTPU_CK_RELU : TTPU_CK_UNKNOWN;
 	case 's':
-		return !strcmp(k + 1, "rc") ? CK_SRC : CK_UNKNOWN;
+		return IS("src") ? TTPU_CK_SRC : TTPU_CK_UNKNOWN;
 	}
-	return CK_UNKNOWN;
+	return TTPU_CK_UNKNOWN;
+#undef IS
 }
 
-#define CKB(k) (1u << (k))
+/* json-c's keys are C strings: a key ends at its first NUL, as strcmp sees it. */
+static int classify_key(const char *k)
+{
+	return ttpu_cmd_key_find(k, strlen(k));
+}
 
-struct op_spec {
-	const char *keys[5];		/* after "op" */
-	uint8_t ck[5];			/* their enum cmd_key */
-	unsigned int nkeys;
-	unsigned int required;		/* bit per keys[] entry */
-	unsigned int allowed;		/* CKB() of "op" and keys[] */
-};
+/* The key bit of TTPU_CK_@k, to keep the table readable. */
+#define K(k) TTPU_CKB(TTPU_CK_##k)
 
-static const struct op_spec op_specs[TTPU_OP_COUNT] = {
-	[TTPU_OP_ALLOC] = { { "buf" }, { CK_BUF }, 1, 0x1,
-			    CKB(CK_OP) | CKB(CK_BUF) },
-	[TTPU_OP_PASS] = { { "id", "a", "b" }, { CK_ID, CK_A, CK_B }, 3, 0x7,
-			   CKB(CK_OP) | CKB(CK_ID) | CKB(CK_A) | CKB(CK_B) },
+const struct ttpu_op_spec ttpu_op_specs[TTPU_OP_COUNT] = {
+	[TTPU_OP_ALLOC] = { { "buf" }, { TTPU_CK_BUF }, 1, 0x1, K(OP) | K(BUF), 0 },
+	[TTPU_OP_PASS] = { { "id", "a", "b" }, { TTPU_CK_ID, TTPU_CK_A, TTPU_CK_B },
+			   3, 0x7, K(OP) | K(ID) | K(A) | K(B), K(A) | K(B) },
 	[TTPU_OP_ACC] = { { "pass", "dst", "bias", "relu" },
-			  { CK_PASS, CK_DST, CK_BIAS, CK_RELU }, 4, 0x3,
-			  CKB(CK_OP) | CKB(CK_PASS) | CKB(CK_DST) | CKB(CK_BIAS) |
-			  CKB(CK_RELU) },
+			  { TTPU_CK_PASS, TTPU_CK_DST, TTPU_CK_BIAS, TTPU_CK_RELU },
+			  4, 0x3, K(OP) | K(PASS) | K(DST) | K(BIAS) | K(RELU), K(DST) },
 	[TTPU_OP_EPILOGUE] = { { "dst", "bias", "relu" },
-			       { CK_DST, CK_BIAS, CK_RELU }, 3, 0x1,
-			       CKB(CK_OP) | CKB(CK_DST) | CKB(CK_BIAS) | CKB(CK_RELU) },
-	[TTPU_OP_HOST_ADD] = { { "dst", "a", "b" }, { CK_DST, CK_A, CK_B }, 3, 0x7,
-			       CKB(CK_OP) | CKB(CK_DST) | CKB(CK_A) | CKB(CK_B) },
-	[TTPU_OP_HOST_RELU] = { { "dst", "src" }, { CK_DST, CK_SRC }, 2, 0x3,
-				CKB(CK_OP) | CKB(CK_DST) | CKB(CK_SRC) },
+			       { TTPU_CK_DST, TTPU_CK_BIAS, TTPU_CK_RELU },
+			       3, 0x1, K(OP) | K(DST) | K(BIAS) | K(RELU), K(DST) },
+	[TTPU_OP_HOST_ADD] = { { "dst", "a", "b" }, { TTPU_CK_DST, TTPU_CK_A, TTPU_CK_B },
+			       3, 0x7, K(OP) | K(DST) | K(A) | K(B), 0 },
+	[TTPU_OP_HOST_RELU] = { { "dst", "src" }, { TTPU_CK_DST, TTPU_CK_SRC },
+				2, 0x3, K(OP) | K(DST) | K(SRC), 0 },
 };
+
+#undef K
 
 static const char *const window_keys[3] = { "buf", "r", "c" };
 
@@ -120,8 +119,8 @@ struct win_members {
 };
 
 struct cmd_members {
-	struct json_object *v[CK_UNKNOWN];
-	unsigned int present;		/* CKB() per key met */
+	struct json_object *v[TTPU_CK_UNKNOWN];
+	unsigned int present;		/* TTPU_CKB() per key met */
 	bool unknown;			/* a key no command has */
 	struct win_members win[3];	/* of "a", "b", "dst" when objects */
 	size_t count;			/* members at every level */
@@ -140,7 +139,7 @@ static void collect_window(struct json_object *obj, struct win_members *w,
 {
 	json_object_object_foreach(obj, key, val) {
 		int k = classify_key(key);
-		int i = k == CK_BUF ? 0 : k == CK_R ? 1 : k == CK_C ? 2 : -1;
+		int i = k == TTPU_CK_BUF ? 0 : k == TTPU_CK_R ? 1 : k == TTPU_CK_C ? 2 : -1;
 
 		(*count) += 1 + nested_members(val);
 		if (i < 0) {
@@ -158,19 +157,26 @@ static void collect_command(struct json_object *obj, struct cmd_members *m)
 		int k = classify_key(key), wi;
 
 		m->count++;
-		if (k == CK_UNKNOWN) {
+		if (k == TTPU_CK_UNKNOWN) {
 			m->unknown = true;
 			m->count += nested_members(val);
 			continue;
 		}
 		m->v[k] = val;
-		m->present |= CKB(k);
-		wi = k == CK_A ? 0 : k == CK_B ? 1 : k == CK_DST ? 2 : -1;
+		m->present |= TTPU_CKB(k);
+		wi = k == TTPU_CK_A ? 0 : k == TTPU_CK_B ? 1 : k == TTPU_CK_DST ? 2 : -1;
 		if (wi >= 0 && json_object_is_type(val, json_type_object))
 			collect_window(val, &m->win[wi], &m->count);
 		else
 			m->count += nested_members(val);
 	}
+}
+
+/* Beyond UINT32_MAX a window lies outside any buffer: keep it there. */
+static void set_origin(struct ttpu_window *w, int64_t r, int64_t c)
+{
+	w->r = r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+	w->c = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
 static int get_window(struct ttpu_loader *L, const struct ttpu_jpath *p,
@@ -207,9 +213,7 @@ static int get_window(struct ttpu_loader *L, const struct ttpu_jpath *p,
 		if (ret)
 			return ret;
 	}
-	/* Beyond UINT32_MAX a window lies outside any buffer: keep it there. */
-	w->r = rc[0] > UINT32_MAX ? UINT32_MAX : (uint32_t)rc[0];
-	w->c = rc[1] > UINT32_MAX ? UINT32_MAX : (uint32_t)rc[1];
+	set_origin(w, rc[0], rc[1]);
 	return 0;
 }
 
@@ -264,23 +268,161 @@ static int consume_pass(struct ttpu_loader *L, size_t idx,
 /* The window collected for key @k (a, b or dst). */
 static const struct win_members *win_of(const struct cmd_members *m, int k)
 {
-	return &m->win[k == CK_A ? 0 : k == CK_B ? 1 : 2];
+	return &m->win[k == TTPU_CK_A ? 0 : k == TTPU_CK_B ? 1 : 2];
 }
 
 /*
- * @obj is commands[@idx], whose text held @colons name/value separators:
- * fewer members means json-c dropped a duplicate key.
+ * A command's fields as one of its two readers found them: json-c's
+ * members, each still to be checked for its type, or the direct reader's
+ * values, already of the right one. convert_fields() reads both through
+ * the field_*() below, so a command converts through the same steps, in
+ * the same order, whichever reader read it.
+ */
+struct cmd_fields {
+	const struct cmd_members *m;		/* json-c's, or NULL for: */
+	const struct ttpu_direct_command *d;
+};
+
+static bool field_present(const struct cmd_fields *f, int k)
+{
+	return (f->m ? f->m->present : f->d->present) & TTPU_CKB(k);
+}
+
+static int field_name(struct ttpu_loader *L, const struct ttpu_jpath *p,
+		      const struct cmd_fields *f, int k, uint32_t *id)
+{
+	if (f->m)
+		return ttpu_read_name(L, p, f->m->v[k], id);
+	return ttpu_intern_name(L, p, f->d->v[k].s, f->d->v[k].len, id);
+}
+
+static int field_uint(struct ttpu_loader *L, const struct ttpu_jpath *p,
+		      const struct cmd_fields *f, int k, int64_t *n)
+{
+	if (f->m)
+		return ttpu_read_uint(L->js, p, f->m->v[k], 0, n);
+	*n = f->d->v[k].n;
+	return 0;
+}
+
+static int field_window(struct ttpu_loader *L, const struct ttpu_jpath *p,
+			const struct cmd_fields *f, int k, struct ttpu_window *w)
+{
+	const struct ttpu_direct_window *dw;
+	struct ttpu_jpath q = *p;
+	int ret;
+
+	if (f->m)
+		return get_window(L, p, f->m->v[k], win_of(f->m, k), w);
+	dw = &f->d->v[k].w;
+	q.k2 = window_keys[0];
+	ret = ttpu_intern_name(L, &q, dw->buf, dw->buf_len, &w->buf);
+	if (!ret)
+		set_origin(w, dw->r, dw->c);
+	return ret;
+}
+
+static int field_relu(struct ttpu_loader *L, const struct ttpu_jpath *p,
+		      const struct cmd_fields *f, int k, uint8_t *relu)
+{
+	char path[TTPU_PATH_MAX];
+	struct json_object *v;
+
+	if (!f->m) {
+		*relu = f->d->v[k].b ? 1 : 0;
+		return 0;
+	}
+	v = f->m->v[k];
+	if (!json_object_is_type(v, json_type_boolean))
+		return ttpu_js_error(L->js, ttpu_jpath_str(p, path, sizeof(path)),
+				     "expected a boolean, got %s", ttpu_js_describe(v));
+	*relu = json_object_get_boolean(v) ? 1 : 0;
+	return 0;
+}
+
+/*
+ * commands[@idx], of op @op, whose keys are known to be the op's: each
+ * field read into @cmd in the op's order, with the pass ids matched.
+ */
+static int convert_fields(struct ttpu_loader *L, size_t idx, int op,
+			  const struct cmd_fields *f, struct ttpu_command *cmd)
+{
+	const struct ttpu_op_spec *spec = &ttpu_op_specs[op];
+	int64_t n;
+	int ret = 0;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->op = (uint8_t)op;
+#define FIELD(i) (&(struct ttpu_jpath){ .base = "commands", .idx = idx, .k1 = spec->keys[i] })
+#define CK(i) (spec->ck[i])
+	switch (op) {
+	case TTPU_OP_ALLOC:
+		ret = field_name(L, FIELD(0), f, CK(0), &cmd->u.alloc.buf);
+		break;
+	case TTPU_OP_PASS:
+		ret = field_window(L, FIELD(1), f, CK(1), &cmd->u.pass.a);
+		if (!ret)
+			ret = field_window(L, FIELD(2), f, CK(2), &cmd->u.pass.b);
+		if (!ret)
+			ret = field_uint(L, FIELD(0), f, CK(0), &n);
+		if (!ret)
+			ret = add_pass(L, idx, FIELD(0), n, &cmd->u.pass.slot);
+		break;
+	case TTPU_OP_ACC:
+	case TTPU_OP_EPILOGUE: {
+		int d = op == TTPU_OP_ACC ? 1 : 0;
+		struct ttpu_window *dst = op == TTPU_OP_ACC ? &cmd->u.acc.dst :
+						 &cmd->u.epilogue.dst;
+		uint32_t *bias = op == TTPU_OP_ACC ? &cmd->u.acc.bias :
+					&cmd->u.epilogue.bias;
+
+		ret = field_window(L, FIELD(d), f, CK(d), dst);
+		*bias = TTPU_NO_BUFFER;
+		if (!ret && field_present(f, CK(d + 1)))
+			ret = field_name(L, FIELD(d + 1), f, CK(d + 1), bias);
+		if (!ret && field_present(f, CK(d + 2)))
+			ret = field_relu(L, FIELD(d + 2), f, CK(d + 2), &cmd->relu);
+		if (!ret && op == TTPU_OP_ACC) {
+			ret = field_uint(L, FIELD(0), f, CK(0), &n);
+			if (!ret)
+				ret = consume_pass(L, idx, FIELD(0), n, &cmd->u.acc.slot);
+		}
+		break;
+	}
+	case TTPU_OP_HOST_ADD:
+		ret = field_name(L, FIELD(0), f, CK(0), &cmd->u.add.dst);
+		if (!ret)
+			ret = field_name(L, FIELD(1), f, CK(1), &cmd->u.add.a);
+		if (!ret)
+			ret = field_name(L, FIELD(2), f, CK(2), &cmd->u.add.b);
+		break;
+	case TTPU_OP_HOST_RELU:
+		ret = field_name(L, FIELD(0), f, CK(0), &cmd->u.relu.dst);
+		if (!ret)
+			ret = field_name(L, FIELD(1), f, CK(1), &cmd->u.relu.src);
+		break;
+	}
+#undef CK
+#undef FIELD
+	if (ret)
+		ttpu_error_at_command(L->err, (long)idx, ttpu_op_names[op]);
+	return ret;
+}
+
+/*
+ * @obj is commands[@idx], parsed by json-c, whose text held @colons
+ * name/value separators: fewer members means json-c dropped a duplicate
+ * key. What the direct reader leaves to json-c is reported here.
  */
 static int convert_command(struct ttpu_loader *L, size_t idx,
 			   struct json_object *obj, size_t colons,
 			   struct ttpu_command *cmd)
 {
-	struct json_object *v[5] = { NULL }, *opv;
+	struct json_object *opv;
 	char base[TTPU_PATH_MAX], path[TTPU_PATH_MAX];
-	const struct op_spec *spec;
+	const struct ttpu_op_spec *spec;
 	struct cmd_members m;
 	const char *opname;
-	int64_t n;
 	const struct ttpu_jpath cp = { .base = "commands", .idx = idx };
 	int op, i, ret;
 
@@ -297,8 +439,8 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 	collect_command(obj, &m);
 	if (colons != m.count)
 		return ttpu_js_duplicate(L->js, BASE);
-	opv = m.v[CK_OP];
-	if (!(m.present & CKB(CK_OP)))
+	opv = m.v[TTPU_CK_OP];
+	if (!(m.present & TTPU_CKB(TTPU_CK_OP)))
 		return ttpu_js_error(L->js, BASE, "missing key \"op\"");
 	if (!json_object_is_type(opv, json_type_string))
 		return ttpu_js_error(L->js, OPPATH, "expected a string, got %s",
@@ -308,9 +450,7 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 	if (op < 0)
 		return ttpu_js_error(L->js, OPPATH, "unknown op \"%s\" (one of alloc, pass, acc, epilogue, host_add, host_relu)",
 				     opname);
-	spec = &op_specs[op];
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->op = (uint8_t)op;
+	spec = &ttpu_op_specs[op];
 	ret = 0;
 	if (m.unknown || (m.present & ~spec->allowed)) {
 		/* Name the first key this op does not take, in the text's order. */
@@ -327,83 +467,29 @@ static int convert_command(struct ttpu_loader *L, size_t idx,
 		}
 	}
 	for (i = 0; i < (int)spec->nkeys; i++) {
-		v[i] = m.v[spec->ck[i]];
 		/* A null member is present (json-c gives it as NULL): not absent. */
-		if ((spec->required & (1u << i)) && !(m.present & CKB(spec->ck[i]))) {
+		if ((spec->required & (1u << i)) && !(m.present & TTPU_CKB(spec->ck[i]))) {
 			ret = ttpu_js_error(L->js, BASE, "missing key \"%s\" (op %s)",
 					    spec->keys[i], opname);
 			goto out;
 		}
 	}
-#define FIELD(i) (&(struct ttpu_jpath){ .base = "commands", .idx = idx, .k1 = spec->keys[i] })
-#define WIN(i) win_of(&m, spec->ck[i])
-	switch (op) {
-	case TTPU_OP_ALLOC:
-		ret = ttpu_read_name(L, FIELD(0), v[0], &cmd->u.alloc.buf);
-		break;
-	case TTPU_OP_PASS:
-		ret = get_window(L, FIELD(1), v[1], WIN(1), &cmd->u.pass.a);
-		if (!ret)
-			ret = get_window(L, FIELD(2), v[2], WIN(2), &cmd->u.pass.b);
-		if (!ret)
-			ret = ttpu_read_uint(L->js, FIELD(0), v[0], 0, &n);
-		if (!ret)
-			ret = add_pass(L, idx, FIELD(0), n, &cmd->u.pass.slot);
-		break;
-	case TTPU_OP_ACC:
-	case TTPU_OP_EPILOGUE: {
-		int d = op == TTPU_OP_ACC ? 1 : 0;
-		struct ttpu_window *dst = op == TTPU_OP_ACC ? &cmd->u.acc.dst :
-						 &cmd->u.epilogue.dst;
-		uint32_t *bias = op == TTPU_OP_ACC ? &cmd->u.acc.bias :
-					&cmd->u.epilogue.bias;
-
-		ret = get_window(L, FIELD(d), v[d], WIN(d), dst);
-		*bias = TTPU_NO_BUFFER;
-		if (!ret && (m.present & CKB(spec->ck[d + 1])))
-			ret = ttpu_read_name(L, FIELD(d + 1), v[d + 1], bias);
-		if (!ret && (m.present & CKB(spec->ck[d + 2]))) {
-			if (!json_object_is_type(v[d + 2], json_type_boolean))
-				ret = ttpu_js_error(L->js, ttpu_jpath_str(FIELD(d + 2), path, sizeof(path)), "expected a boolean, got %s",
-						    ttpu_js_describe(v[d + 2]));
-			else
-				cmd->relu = json_object_get_boolean(v[d + 2]) ? 1 : 0;
-		}
-		if (!ret && op == TTPU_OP_ACC) {
-			ret = ttpu_read_uint(L->js, FIELD(0), v[0], 0, &n);
-			if (!ret)
-				ret = consume_pass(L, idx, FIELD(0), n, &cmd->u.acc.slot);
-		}
-		break;
-	}
-	case TTPU_OP_HOST_ADD:
-		ret = ttpu_read_name(L, FIELD(0), v[0], &cmd->u.add.dst);
-		if (!ret)
-			ret = ttpu_read_name(L, FIELD(1), v[1], &cmd->u.add.a);
-		if (!ret)
-			ret = ttpu_read_name(L, FIELD(2), v[2], &cmd->u.add.b);
-		break;
-	case TTPU_OP_HOST_RELU:
-		ret = ttpu_read_name(L, FIELD(0), v[0], &cmd->u.relu.dst);
-		if (!ret)
-			ret = ttpu_read_name(L, FIELD(1), v[1], &cmd->u.relu.src);
-		break;
-	}
-#undef WIN
-#undef FIELD
 #undef OPPATH
 #undef BASE
+	return convert_fields(L, idx, op, &(struct cmd_fields){ .m = &m }, cmd);
 out:
-	if (ret)
-		ttpu_error_at_command(L->err, (long)idx, opname);
+	ttpu_error_at_command(L->err, (long)idx, opname);
 	return ret;
 }
+
+bool ttpu_commands_direct = true;
 
 int ttpu_loader_read_commands(struct ttpu_loader *L)
 {
 	struct ttpu_program *p = L->prog;
+	struct ttpu_direct_command dc;
 	struct json_object *obj;
-	bool first = true;
+	bool first = true, direct;
 	size_t colons;
 	int ret;
 
@@ -412,9 +498,13 @@ int ttpu_loader_read_commands(struct ttpu_loader *L)
 		char path[32];
 
 		index_path(path, "commands", p->ncmds);
-		ret = ttpu_js_value_raw(L->js, path, &obj, &colons);
-		if (ret)
-			break;
+		obj = NULL;
+		direct = ttpu_commands_direct && ttpu_command_scan_direct(L->js, &dc);
+		if (!direct) {
+			ret = ttpu_js_value_raw(L->js, path, &obj, &colons);
+			if (ret)
+				break;
+		}
 		if (p->ncmds >= UINT32_MAX - 1) {
 			json_object_put(obj);
 			return ttpu_js_error(L->js, path, "too many commands");
@@ -432,7 +522,12 @@ int ttpu_loader_read_commands(struct ttpu_loader *L)
 			L->cmd_offset_cap = L->cmds_cap;
 		}
 		L->cmd_offset[p->ncmds] = ttpu_js_mark_elem(L->js);
-		ret = convert_command(L, p->ncmds, obj, colons, &p->cmds[p->ncmds]);
+		if (direct)
+			ret = convert_fields(L, p->ncmds, dc.op,
+					     &(struct cmd_fields){ .d = &dc },
+					     &p->cmds[p->ncmds]);
+		else
+			ret = convert_command(L, p->ncmds, obj, colons, &p->cmds[p->ncmds]);
 		json_object_put(obj);
 		if (!ret)
 			p->ncmds++;

@@ -2,11 +2,14 @@
 /*
  * text_json_stream.h - walk a JSON text one element at a time
  *
- * json-c does all the lexing, but only of one element at a time: the
- * caller walks the structure it knows (the top-level object, the big
- * arrays) with ttpu_js_object_next()/ttpu_js_array_next() and has json-c
- * parse each small element with ttpu_js_value(), freeing it at once. So
- * memory stays proportional to one element, never to the document.
+ * json-c does the lexing, but only of one element at a time: the caller
+ * walks the structure it knows (the top-level object, the big arrays)
+ * with ttpu_js_object_next()/ttpu_js_array_next() and has json-c parse
+ * each small element with ttpu_js_value(), freeing it at once. So memory
+ * stays proportional to one element, never to the document. Two readers
+ * scan the window themselves instead, where json-c's objects would cost
+ * most: lists of integers (text_json_int_list.c) and plain commands
+ * (program_read_command_direct.c).
  *
  * The text is either all in memory (ttpu_js_init) or read from a file
  * descriptor in chunks (ttpu_js_init_fd): then only a window of it is held,

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_direct.c - the two readers of a command cannot disagree
+ *
+ * A command is read by the direct reader (program_read_command_direct.c)
+ * when it is plain, else by json-c. Every program here is loaded twice,
+ * with the direct reader on and off (ttpu_commands_direct, internal), and
+ * both loads must end the same: the same error (kind, message, field,
+ * command, op, buffer, line, column, ...) or the same program, compared
+ * as its compiled bytes (ttpu_program_write_binary()). Each is loaded from
+ * memory, from a file (the fd reader's window) and inside a request.
+ *
+ * The programs: the test corpus (tests/runtime/data, tests/cli/data,
+ * examples); one command replaced by each variant of a table (escapes,
+ * floats, negative, leading-zero and too-long numbers, nulls, duplicate,
+ * unknown and missing keys, wrong types, white space, non-ASCII and
+ * invalid UTF-8, pass ids reused or not run yet, ...), where the direct
+ * reader's own verdict is checked too: it must take the plain ones and
+ * leave every other to json-c; every prefix of a program (texts cut
+ * anywhere); 2000 random byte mutations of its commands; a command cut at the
+ * fd reader's first window boundary at each of its bytes; and a program
+ * of many windows.
+ */
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "program_read.h"
+#include "rt.h"
+
+/* JS_CHUNK of text_json_stream.c: the fd reader's first window. */
+#define FD_WINDOW (256 * 1024)
+
+/* How one load ended. */
+struct outcome {
+	int rc;
+	struct ttpu_error err;
+	char *image;			/* the program compiled, on success */
+	size_t len;
+};
+
+enum way { FROM_MEMORY, FROM_FILE, IN_REQUEST };
+
+static const char *const way_names[] = { "memory", "file", "request" };
+
+/* Texts loaded both ways (each twice), for the log. */
+static unsigned long compared;
+
+static void keep_program(ttpu_program *prog, struct outcome *o)
+{
+	if (ttpu_program_write_binary(prog, &o->image, &o->len, &o->err))
+		abort();
+	ttpu_program_free(prog);
+}
+
+/*
+ * Load @text (@len bytes; from @path too for FROM_FILE) one way, the
+ * direct reader on or off. A request carries @inputs (JSON) as its inputs.
+ */
+static void load(const char *text, size_t len, const char *path,
+		 const char *inputs, enum way way, bool direct, struct outcome *o)
+{
+	ttpu_program *prog = NULL;
+	ttpu_inputs *in = NULL;
+	char *req;
+	size_t n;
+
+	memset(o, 0, sizeof(*o));
+	ttpu_commands_direct = direct;
+	switch (way) {
+	case FROM_MEMORY:
+		o->rc = ttpu_program_load_buffer(text, len, &prog, &o->err);
+		break;
+	case FROM_FILE:
+		o->rc = ttpu_program_load_file(path, &prog, &o->err);
+		break;
+	case IN_REQUEST:
+		n = len + strlen(inputs) + 32;
+		req = malloc(n);
+		if (!req)
+			abort();
+		n = (size_t)snprintf(req, n, "{\"program\": %.*s, \"inputs\": %s}",
+				     (int)len, text, inputs);
+		o->rc = ttpu_request_load_buffer(req, n, &prog, &in, &o->err);
+		free(req);
+		ttpu_inputs_free(in);
+		break;
+	}
+	ttpu_commands_direct = true;
+	if (!o->rc)
+		keep_program(prog, o);
+}
+
+static int same(const struct outcome *a, const struct outcome *b, char *why,
+		size_t n)
+{
+	const struct ttpu_error *x = &a->err, *y = &b->err;
+
+	if (a->rc != b->rc) {
+		snprintf(why, n, "rc %d (%.200s) vs %d (%.200s)", a->rc, a->rc ? x->message : "",
+			 b->rc, b->rc ? y->message : "");
+		return 0;
+	}
+	if (!a->rc) {
+		if (a->len == b->len && !memcmp(a->image, b->image, a->len))
+			return 1;
+		snprintf(why, n, "the programs differ (%zu and %zu bytes compiled)",
+			 a->len, b->len);
+		return 0;
+	}
+	if (x->kind == y->kind && !strcmp(x->message, y->message) &&
+	    x->command == y->command && !strcmp(x->op, y->op) &&
+	    !strcmp(x->field, y->field) && !strcmp(x->buffer, y->buffer) &&
+	    x->element == y->element && x->row == y->row && x->col == y->col &&
+	    x->line == y->line && x->column == y->column &&
+	    x->sys_errno == y->sys_errno)
+		return 1;
+	snprintf(why, n, "\"%.200s\" (field %.60s, command %ld, %ld:%ld) vs \"%.200s\" (field %.60s, command %ld, %ld:%ld)",
+		 x->message, x->field, x->command, x->line, x->column,
+		 y->message, y->field, y->command, y->line, y->column);
+	return 0;
+}
+
+/*
+ * Load @text both ways through @way; 1 when they end the same, else 0
+ * with the difference in @why. *@rc (when not NULL) is how they ended.
+ */
+static int agree(const char *text, size_t len, const char *path,
+		 const char *inputs, enum way way, int *rc, char *why, size_t n)
+{
+	struct outcome direct, jsonc;
+	int ok;
+
+	load(text, len, path, inputs, way, true, &direct);
+	load(text, len, path, inputs, way, false, &jsonc);
+	ok = same(&direct, &jsonc, why, n);
+	if (rc)
+		*rc = direct.rc;
+	free(direct.image);
+	free(jsonc.image);
+	compared++;
+	return ok;
+}
+
+/* A file under /tmp holding @len bytes of @text; its path in @path[32]. */
+static void write_temp(const char *text, size_t len, char path[32])
+{
+	int fd;
+
+	snprintf(path, 32, "/tmp/test_direct.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || close(fd))
+		abort();
+}
+
+/*
+ * @text agrees both ways from memory, from a file and in a request; *@rc
+ * is how it loaded from memory.
+ */
+static int agree_everywhere(const char *text, size_t len, const char *inputs,
+			    int *rc, char *why, size_t n)
+{
+	char path[32];
+	int ok = 1;
+
+	write_temp(text, len, path);
+	for (int w = FROM_MEMORY; w <= IN_REQUEST && ok; w++) {
+		ok = agree(text, len, path, inputs, (enum way)w,
+			   w == FROM_MEMORY ? rc : NULL, why, n);
+		if (!ok) {
+			size_t at = strlen(why);
+
+			snprintf(why + at, n - at, " (from %s)", way_names[w]);
+		}
+	}
+	unlink(path);
+	return ok;
+}
+
+/* The text of @path, NUL-terminated (ttpu_read_file() does not); malloc'd. */
+static char *read_all(const char *path, size_t *len)
+{
+	struct ttpu_error err;
+	char *text, *t;
+
+	if (ttpu_read_file(path, &text, len, &err))
+		return NULL;
+	t = realloc(text, *len + 1);
+	if (!t)
+		abort();
+	t[*len] = '\0';
+	return t;
+}
+
+TEST(corpus)
+{
+	static const char *const dirs[] = {
+		"tests/runtime/data/*.json", "tests/cli/data/*.json", "examples/*.json",
+	};
+	char why[1024];
+	glob_t g;
+	size_t programs = 0;
+
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		ASSERT_EQ(0, glob(dirs[d], 0, NULL, &g));
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			const char *p = g.gl_pathv[i];
+			char inpath[512], *text, *inputs;
+			size_t len, ilen, pl = strlen(p);
+			int rc;
+
+			if (strstr(p, "-inputs.json") || strstr(p, "-expected.json"))
+				continue;
+			snprintf(inpath, sizeof(inpath), "%.*s-inputs.json", (int)(pl - 5), p);
+			text = read_all(p, &len);
+			ASSERT_NE(NULL, text);
+			inputs = read_all(inpath, &ilen);
+			EXPECT_TRUE(agree_everywhere(text, len, inputs ? inputs : "{}", &rc,
+						     why, sizeof(why))) {
+				TH_LOG("%s: %s", p, why);
+			}
+			free(text);
+			free(inputs);
+			programs++;
+		}
+		globfree(&g);
+	}
+	ASSERT_LT(5, programs);
+	TH_LOG("%zu programs, %lu texts loaded both ways", programs, compared);
+}
+
+/*
+ * A program where one command, CMD, varies; REST follows it. Passes 0 and
+ * 1 run around it; D is there for the variants to write.
+ */
+#define PROG_HEAD \
+	"{'format':'ttpu','version':1,'tile':4,'name':'direct','buffers':{"		\
+	"'A':{'dtype':'i8','shape':[4,8],'kind':'input'},"				\
+	"'W':{'dtype':'i8','shape':[8,4],'kind':'const','data':[[1,0,0,0],[0,1,0,0],"	\
+	"[0,0,1,0],[0,0,0,1],[2,0,0,0],[0,2,0,0],[0,0,2,0],[0,0,0,2]]},"		\
+	"'b':{'dtype':'i32','shape':[8],'kind':'const','data':[1,-2,3,-4,5,-6,7,-8]},"		\
+	"'C':{'dtype':'i32','shape':[4,4],'kind':'temp'},"				\
+	"'D':{'dtype':'i32','shape':[4,8],'kind':'temp'}},"				\
+	"'inputs':['A'],'outputs':['C','D'],'commands':[\n"				\
+	"{'op':'alloc','buf':'C'},{'op':'alloc','buf':'D'},\n"				\
+	"{'op':'pass','id':0,'a':{'buf':'A','r':0,'c':0},'b':{'buf':'W','r':0,'c':0}},\n"
+#define PROG_TAIL \
+	",\n{'op':'pass','id':1,'a':{'buf':'A','r':0,'c':4},'b':{'buf':'W','r':4,'c':0}},\n"	\
+	"{'op':'acc','pass':1,'dst':{'buf':'C','r':0,'c':0}}]}\n"
+#define INPUTS_A \
+	"{'A':[[1,-2,3,-4,5,-6,7,-8],[9,10,11,12,13,14,15,16],"		\
+	"[-1,-1,-1,-1,-1,-1,-1,-1],[127,-128,0,1,2,3,4,5]]}"
+
+/* What consumes pass 0 after a variant that is not an acc of it. */
+#define ACC0 ",{'op':'acc','pass':0,'dst':{'buf':'D','r':0,'c':0}}"
+#define WIN(b, r, c) "{'buf':'" b "','r':" #r ",'c':" #c "}"
+
+struct variant {
+	const char *cmd;	/* single-quoted JSON */
+	const char *rest;	/* after it, before pass 1 */
+	bool plain;		/* the direct reader takes it */
+};
+
+static const struct variant variants[] = {
+	/* acc of pass 0: plain, and every way of not being plain. */
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) "}", "", true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 4) ",'bias':'b','relu':true}", "", true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'b','relu':false}", "", true },
+	{ "{'dst':{'c':0,'r':0,'buf':'D'},'relu':true,'pass':0,'bias':'b','op':'acc'}", "", true },
+	{ "{ 'op' : 'acc' ,\n\t'pass' :0 ,\r\n'dst':{ 'buf' :'D','r': 0 ,'c':0 }\n}", "", true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",\f'relu':true}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",\v'relu':true}", "", false },
+	{ "{'op':'acc','pass':7,'dst':" WIN("D", 0, 0) "}", ACC0, true },
+	{ "{'op':'acc','pass':1,'dst':" WIN("D", 0, 0) "}", ACC0, true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) "}", ACC0, true },
+	{ "{'op':'acc','pass':999999999999999999,'dst':" WIN("D", 0, 0) "}", ACC0, true },
+	{ "{'op':'acc','pass':1000000000000000000,'dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'acc','pass':9223372036854775807,'dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'acc','pass':9223372036854775808,'dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'acc','pass':99999999999999999999,'dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'acc','pass':'0','dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':0.0,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':1.0,'dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'acc','pass':1e2,'dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'acc','pass':0E0,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':-0,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':-1,'dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'acc','pass':00,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':01,'dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'acc','pass':null,'dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'acc','pass':0,'dst':null}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':null}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'relu':null}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'relu':1}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'relu':'true'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'relu':tru}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'relu':truex}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'relu':True}", "", false },
+	{ "{'op':'acc','pass':0,'pass':0,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':7,'pass':0,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','op':'acc','pass':0,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','r':0,'r':0,'c':0}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','buf':'C','r':0,'c':0}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'x':1}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'id':0}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'r':0}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','r':0,'c':0,'d':1}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','r':0,'c':0,'':1}}", "", false },
+	{ "{'op':'acc','pass':0}", "", false },
+	{ "{'op':'acc','dst':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'pass':0,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','r':0}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'r':0,'c':0}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':'D'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':5,'r':0,'c':0}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','r':'0','c':0}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','r':true,'c':0}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','r':{'x':1},'c':0}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','r':[0],'c':0}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':{'buf':'D','r':0,'c':0,}}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':''}", "", true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':5}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'a/b c~!#'}", "", true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'\\u0062'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'a\\/b'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'b\\u0000'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'\\ud800'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'\\n'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("\\u0044", 0, 0) "}", "", false },
+	{ "{'op':'a\\u0063c','pass':0,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','p\\u0061ss':0,'dst':" WIN("D", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'\xc3\xa9'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'\xff'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'\xc3'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'\xed\xa0\x80'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'b\tb'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 0) ",'bias':'b\x7f'}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D\xc3\xa9", 0, 0) "}", "", false },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 999999999999999999, 0) "}", "", true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 4294967296, 0) "}", "", true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 0, 4294967295) "}", "", true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("D", 1, 0) "}", "", true },
+	{ "{'op':'acc','pass':0,'dst':" WIN("Z", 0, 0) "}", "", true },
+	/* Not a command object at all. */
+	{ "{}", ACC0, false },
+	{ "[]", ACC0, false },
+	{ "5", ACC0, false },
+	{ "'acc'", ACC0, false },
+	{ "null", ACC0, false },
+	{ "{'op':'mul','pass':0}", ACC0, false },
+	{ "{'op':5}", ACC0, false },
+	{ "{'op':''}", ACC0, false },
+	{ "{'op':null}", ACC0, false },
+	/* Passes. */
+	{ "{'op':'pass','id':2,'a':" WIN("A", 0, 0) ",'b':" WIN("W", 0, 0) "}",
+	  ACC0 ",{'op':'acc','pass':2,'dst':" WIN("D", 0, 4) "}", true },
+	{ "{'b':" WIN("W", 0, 0) ",'a':" WIN("A", 0, 0) ",'id':2,'op':'pass'}",
+	  ACC0 ",{'op':'acc','pass':2,'dst':" WIN("D", 0, 4) "}", true },
+	{ "{'op':'pass','id':0,'a':" WIN("A", 0, 0) ",'b':" WIN("W", 0, 0) "}", ACC0, true },
+	{ "{'op':'pass','id':1,'a':" WIN("A", 0, 0) ",'b':" WIN("W", 0, 0) "}", ACC0, true },
+	{ "{'op':'pass','id':-1,'a':" WIN("A", 0, 0) ",'b':" WIN("W", 0, 0) "}", ACC0, false },
+	{ "{'op':'pass','id':1.5,'a':" WIN("A", 0, 0) ",'b':" WIN("W", 0, 0) "}", ACC0, false },
+	{ "{'op':'pass','id':123456789012345678,'a':" WIN("A", 0, 0) ",'b':" WIN("W", 0, 0) "}",
+	  ACC0 ",{'op':'acc','pass':123456789012345678,'dst':" WIN("D", 0, 4) "}", true },
+	{ "{'op':'pass','id':2,'a':'A','b':" WIN("W", 0, 0) "}", ACC0, false },
+	{ "{'op':'pass','id':2,'a':" WIN("A", 0, 0) "}", ACC0, false },
+	{ "{'op':'pass','id':2,'a':" WIN("A", 0, 0) ",'b':" WIN("W", 0, 0) ",'dst':'D'}",
+	  ACC0, false },
+	{ "{'op':'pass','id':2,'a':" WIN("Q", 0, 0) ",'b':" WIN("", 0, 0) "}", ACC0, true },
+	{ "{'op':'pass','id':2,'a':" WIN("A", 2, 1) ",'b':" WIN("W", 0, 0) "}",
+	  ACC0 ",{'op':'acc','pass':2,'dst':" WIN("D", 0, 4) "}", true },
+	/* The other ops. */
+	{ "{'op':'alloc','buf':'D'}", ACC0, true },
+	{ "{'op':'alloc','buf':''}", ACC0, true },
+	{ "{'op':'alloc','buf':" WIN("D", 0, 0) "}", ACC0, false },
+	{ "{'op':'alloc','buf':'D','relu':true}", ACC0, false },
+	{ "{'op':'host_relu','dst':'D','src':'D'}", ACC0, true },
+	{ "{'op':'host_relu','dst':'D','src':'D','relu':true}", ACC0, false },
+	{ "{'op':'host_relu','dst':'D'}", ACC0, false },
+	{ "{'op':'host_add','dst':'D','a':'D','b':'D'}", ACC0, true },
+	{ "{'op':'host_add','dst':'D','a':'D','b':'C'}", ACC0, true },
+	{ "{'op':'host_add','dst':'D','a':" WIN("D", 0, 0) ",'b':'D'}", ACC0, false },
+	{ "{'op':'host_add','dst':" WIN("D", 0, 0) ",'a':'D','b':'D'}", ACC0, false },
+	{ "{'op':'epilogue','dst':" WIN("D", 0, 0) ",'bias':'b','relu':true}", ACC0, true },
+	{ "{'op':'epilogue','dst':" WIN("D", 0, 0) "}", ACC0, true },
+	{ "{'op':'epilogue','bias':'b'}", ACC0, false },
+	{ "{'op':'epilogue','dst':" WIN("D", 0, 0) ",'pass':0}", ACC0, false },
+	{ "{'op':'epilogue','dst':'D'}", ACC0, false },
+};
+
+/* The program with variant @v, double-quoted; malloc'd. */
+static char *variant_program(const struct variant *v)
+{
+	size_t n = strlen(PROG_HEAD) + strlen(v->cmd) + strlen(v->rest) + strlen(PROG_TAIL) + 1;
+	char *sq = malloc(n), *dq;
+
+	if (!sq)
+		abort();
+	snprintf(sq, n, "%s%s%s%s", PROG_HEAD, v->cmd, v->rest, PROG_TAIL);
+	dq = rt_dq(sq);
+	free(sq);
+	return dq;
+}
+
+/* Whether the direct reader takes @text (one command) whole. */
+static bool direct_takes(const char *text)
+{
+	struct ttpu_direct_command d;
+	struct ttpu_jstream js;
+	struct ttpu_error err;
+	bool took;
+
+	if (ttpu_js_init(&js, text, strlen(text), TTPU_SCHEMA_ERROR, &err))
+		abort();
+	took = ttpu_command_scan_direct(&js, &d);
+	/* Taken, the cursor is after it; left, the stream is as it was. */
+	if (took ? js.pos != strlen(text) || js.elem_start != 0 : js.pos != 0)
+		abort();
+	ttpu_js_fini(&js);
+	return took;
+}
+
+TEST(each_variant)
+{
+	char *inputs = rt_dq(INPUTS_A), why[1024];
+	size_t i, plain = 0, loaded = 0;
+	int rc;
+
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		const struct variant *v = &variants[i];
+		char *cmd = rt_dq(v->cmd), *text = variant_program(v);
+
+		EXPECT_EQ(v->plain, direct_takes(cmd)) {
+			TH_LOG("variant %zu: %s", i, cmd);
+		}
+		EXPECT_TRUE(agree_everywhere(text, strlen(text), inputs, &rc, why,
+					     sizeof(why))) {
+			TH_LOG("variant %zu %s: %s", i, cmd, why);
+		}
+		plain += v->plain;
+		loaded += !rc;
+		free(cmd);
+		free(text);
+	}
+	TH_LOG("%zu variants (%zu plain, %zu load), %lu texts loaded both ways", i, plain,
+	       loaded, compared);
+	free(inputs);
+}
+
+/* The plain program of the variants, cut after every byte. */
+TEST(every_prefix)
+{
+	char *text = variant_program(&variants[1]), *inputs = rt_dq(INPUTS_A);
+	size_t len = strlen(text), cut;
+	char why[1024];
+	int rc;
+
+	ASSERT_TRUE(agree(text, len, NULL, inputs, FROM_MEMORY, &rc, why, sizeof(why)));
+	ASSERT_EQ(0, rc) { TH_LOG("%s", text); }
+	for (cut = 0; cut < len; cut++) {
+		ASSERT_TRUE(agree(text, cut, NULL, inputs, FROM_MEMORY, NULL, why, sizeof(why))) {
+			TH_LOG("cut at %zu: %s", cut, why);
+		}
+	}
+	TH_LOG("%zu prefixes, %lu texts loaded both ways", cut, compared);
+	free(text);
+	free(inputs);
+}
+
+/* Bytes a mutation writes: JSON's own, and some it has no place for. */
+static const char mutation_bytes[] = "{}[],:\"\\ \t\n\r0123456789.eE+-tfnulbrcdapsiox/'\x7f\x80\xc3\xff";
+
+/* A fixed sequence, the same on every run: a failure can be replayed. */
+static unsigned int next_random(unsigned int *state)
+{
+	*state = *state * 1103515245u + 12345u;
+	return *state >> 8;
+}
+
+/* Random bytes of the commands replaced, inserted or deleted. */
+TEST(mutations)
+{
+	char *text = variant_program(&variants[1]), *inputs = rt_dq(INPUTS_A), *m;
+	size_t len = strlen(text), from = strstr(text, "\"commands\"") - text, n, at;
+	unsigned int state = 1, r;
+	int rounds = 2000, ok_loads = 0, rc;
+	char why[1024];
+
+	m = malloc(len + 8);
+	ASSERT_NE(NULL, m);
+	for (int i = 0; i < rounds; i++) {
+		memcpy(m, text, len);
+		n = len;
+		for (int k = 1 + (int)(next_random(&state) % 3); k > 0; k--) {
+			at = from + next_random(&state) % (n - from);
+			r = next_random(&state);
+			switch (r % 3) {
+			case 0:
+				m[at] = mutation_bytes[(r >> 2) % (sizeof(mutation_bytes) - 1)];
+				break;
+			case 1:
+				memmove(m + at + 1, m + at, n - at);
+				m[at] = mutation_bytes[(r >> 2) % (sizeof(mutation_bytes) - 1)];
+				n++;
+				break;
+			default:
+				memmove(m + at, m + at + 1, n - at - 1);
+				n--;
+				break;
+			}
+		}
+		ASSERT_TRUE(agree(m, n, NULL, inputs, FROM_MEMORY, &rc, why, sizeof(why))) {
+			TH_LOG("mutation %d: %s\n%.*s", i, why, (int)n, m);
+		}
+		ok_loads += !rc;
+	}
+	TH_LOG("%d mutations (%d still load), %lu texts loaded both ways", rounds, ok_loads, compared);
+	free(m);
+	free(text);
+	free(inputs);
+}
+
+/*
+ * The program of variant @v with its command starting @before bytes
+ * before the fd reader's first window ends (white space ahead of it).
+ */
+static char *straddling(const struct variant *v, size_t before, size_t *len)
+{
+	char *prog = variant_program(v), *text;
+	const char *cmd = strstr(prog, "}},\n") + 4;	/* after pass 0 */
+	size_t head = (size_t)(cmd - prog), pad = FD_WINDOW - before - head;
+
+	text = malloc(strlen(prog) + pad + 1);
+	if (!text)
+		abort();
+	memcpy(text, prog, head);
+	/* Lines of spaces: the lines and columns after it count them. */
+	for (size_t i = 0; i < pad; i++)
+		text[head + i] = i % 100 == 99 ? '\n' : ' ';
+	strcpy(text + head + pad, cmd);
+	*len = strlen(prog) + pad;
+	free(prog);
+	return text;
+}
+
+/* A command cut by the end of the fd reader's window at each of its bytes. */
+TEST(window_boundary)
+{
+	char *inputs = rt_dq(INPUTS_A), why[1024], path[32];
+	size_t cuts = 0;
+
+	/* Every eighth variant: each cut reads a window of white space twice. */
+	for (size_t i = 1; i < sizeof(variants) / sizeof(variants[0]); i += 8) {
+		const struct variant *v = &variants[i];
+		char *cmd = rt_dq(v->cmd);
+		size_t cmd_len = strlen(cmd);
+
+		for (size_t before = 1; before <= cmd_len + 1; before++) {
+			size_t len;
+			char *text = straddling(v, before, &len);
+
+			write_temp(text, len, path);
+			EXPECT_TRUE(agree(text, len, path, inputs, FROM_FILE, NULL, why, sizeof(why))) {
+				TH_LOG("%s cut %zu bytes in: %s", cmd, before, why);
+			}
+			unlink(path);
+			free(text);
+			cuts++;
+		}
+		free(cmd);
+	}
+	TH_LOG("%zu cuts, %lu texts loaded both ways", cuts, compared);
+	free(inputs);
+}
+
+/*
+ * A program of several fd windows: 4000 passes and their accs, plain in
+ * two layouts or not plain (an escaped name, an escaped key) so that the
+ * two readers alternate, and a reused pass id at the very end or none.
+ */
+static char *many_windows(bool broken_end, size_t *len)
+{
+	size_t cap = 2u << 20, n = 0;
+	char *t = malloc(cap), *head = rt_dq(PROG_HEAD);
+
+	if (!t)
+		abort();
+	n += (size_t)snprintf(t + n, cap - n, "%s", head);
+	n += (size_t)snprintf(t + n, cap - n,
+			      "{\"op\":\"acc\",\"pass\":0,\"dst\":{\"buf\":\"D\",\"r\":0,\"c\":0}},\n");
+	for (int i = 2; i < 4000; i++) {
+		if (i % 3 == 0)
+			n += (size_t)snprintf(t + n, cap - n,
+					      "{\"op\":\"pass\",\"id\":%d,\"a\":{\"buf\":\"A\",\"r\":0,\"c\":4},\"b\":{\"buf\":\"W\",\"r\":4,\"c\":0}},\n",
+					      i);
+		else if (i % 3 == 1)
+			n += (size_t)snprintf(t + n, cap - n,
+					      "{ \"id\" : %d , \"op\" : \"pass\",\n  \"b\": {\"c\":0,\"r\":4,\"buf\":\"W\"},\n  \"a\": {\"buf\":\"A\",\"r\":0,\"c\":4}\n},\n",
+					      i);
+		else
+			n += (size_t)snprintf(t + n, cap - n,
+					      "{\"op\":\"pass\",\"id\":%d,\"a\":{\"buf\":\"\\u0041\",\"r\":0,\"c\":4},\"b\":{\"buf\":\"W\",\"r\":4,\"c\":0}},\n",
+					      i);
+		if (i % 5)
+			n += (size_t)snprintf(t + n, cap - n,
+					      "{\"op\":\"acc\",\"pass\":%d,\"dst\":{\"buf\":\"D\",\"r\":0,\"c\":4}},\n",
+					      i);
+		else
+			n += (size_t)snprintf(t + n, cap - n,
+					      "{\"op\":\"acc\",\"p\\u0061ss\":%d,\"dst\":{\"buf\":\"D\",\"r\":0,\"c\":4},\"relu\":true}\n,",
+					      i);
+	}
+	if (broken_end)
+		n += (size_t)snprintf(t + n, cap - n,
+				      "{\"op\":\"pass\",\"id\":77,\"a\":{\"buf\":\"A\",\"r\":0,\"c\":4},\"b\":{\"buf\":\"W\",\"r\":4,\"c\":0}},\n");
+	/* PROG_TAIL without its leading ",\n". */
+	n += (size_t)snprintf(t + n, cap - n,
+			      "{\"op\":\"pass\",\"id\":1,\"a\":{\"buf\":\"A\",\"r\":0,\"c\":4},\"b\":{\"buf\":\"W\",\"r\":4,\"c\":0}},\n"
+			      "{\"op\":\"acc\",\"pass\":1,\"dst\":{\"buf\":\"C\",\"r\":0,\"c\":0}}]}\n");
+	if (n >= cap)
+		abort();
+	free(head);
+	*len = n;
+	return t;
+}
+
+TEST(across_many_windows)
+{
+	char *inputs = rt_dq(INPUTS_A), why[1024], path[32];
+
+	for (int broken = 0; broken < 2; broken++) {
+		size_t len;
+		char *text = many_windows(broken, &len);
+		int rc;
+
+		ASSERT_LT(2 * FD_WINDOW, len);
+		write_temp(text, len, path);
+		for (int w = FROM_MEMORY; w <= FROM_FILE; w++) {
+			EXPECT_TRUE(agree(text, len, path, inputs, (enum way)w, &rc, why, sizeof(why))) {
+				TH_LOG("%s: %s", way_names[w], why);
+			}
+			EXPECT_EQ(broken ? -TTPU_SCHEMA_ERROR : 0, rc);
+		}
+		unlink(path);
+		free(text);
+	}
+	free(inputs);
+}
+
+TEST_HARNESS_MAIN
