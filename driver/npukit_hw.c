@@ -121,7 +121,9 @@
 /**
  * struct npukit_wait - one wait for an event
  * @t0: device time of the write that triggered it
- * @budget: device time it polls before sleeping
+ * @est_ns: its estimate when it began; the polling budget derives from it
+ *	only once the first poll failed (npukit_wait_slow()), as almost no
+ *	wait gets that far
  * @chan: the DMA channel whose completion signals the event (or follows
  *	it closely), %NPUKIT_CHAN_*, or 0
  * @polls: unsuccessful trusted polls
@@ -129,7 +131,7 @@
  */
 struct npukit_wait {
 	u64 t0;
-	u64 budget;
+	u32 est_ns;
 	u32 chan;
 	unsigned int polls;
 	unsigned int naps;
@@ -139,11 +141,17 @@ static void npukit_wait_init(struct npukit_wait *w, u64 t0,
 			     const struct npukit_wait_est *est, u32 chan)
 {
 	w->t0 = t0;
-	w->budget = max_t(u64, (u64)est->ns * NPUKIT_POLL_FACTOR,
-			  NPUKIT_POLL_MIN_NS);
+	w->est_ns = est->ns;
 	w->chan = chan;
 	w->polls = 0;
 	w->naps = 0;
+}
+
+/* Device time a wait polls before it sleeps */
+static u64 npukit_wait_budget(const struct npukit_wait *w)
+{
+	return max_t(u64, (u64)w->est_ns * NPUKIT_POLL_FACTOR,
+		     NPUKIT_POLL_MIN_NS);
 }
 
 static bool npukit_has_load_cfg(const struct npukit_device *nd)
@@ -290,8 +298,8 @@ static void npukit_wait_slow(struct npukit_device *nd, struct npukit_batch *b,
 	u64 now = npukit_now_ns(nd), real = ktime_get_ns(), left;
 	unsigned long us;
 
-	if (now - w->t0 < w->budget || now - w->t0 >= NPUKIT_HANG_NS ||
-	    real >= b->deadline_ns)
+	if (now - w->t0 < npukit_wait_budget(w) ||
+	    now - w->t0 >= NPUKIT_HANG_NS || real >= b->deadline_ns)
 		return;
 	left = min(w->t0 + NPUKIT_HANG_NS - now, b->deadline_ns - real);
 	if ((w->chan & nd->irq_chans) && npukit_irq_sleep(nd, w->chan, left))
@@ -480,8 +488,8 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 {
 	struct npukit_hw_state *hw = &nd->hw;
 	u64 load_seq, t_load;
-	unsigned int i;
-	int ret;
+	unsigned int i, started = 0;
+	int ret = 0;
 
 	b->chunk_readbacks = 0;
 	load_seq = npukit_load_tile(nd, 0);
@@ -489,16 +497,17 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 	for (i = 0; i < n; i++) {
 		ret = npukit_wait_loaded(nd, b, load_seq, t_load);
 		if (ret)
-			return ret;
+			break;
 		/* the one place a batch can stop with nothing in flight */
 		if (!b->recovery && fatal_signal_pending(current)) {
 			b->status = NPUKIT_STATUS_INTERRUPTED;
-			return -EINTR;
+			ret = -EINTR;
+			break;
 		}
 		hw->start_seq = npukit_npu_write(nd, NPUKIT_CTRL, kicks[i].ctrl);
 		hw->t_start = npukit_now_ns(nd);
 		hw->run_pending = true;
-		b->dma_bytes += NPUKIT_AB_BYTES;
+		started++;
 		if (i + 1 < n) {
 			load_seq = npukit_load_tile(nd, i + 1);
 			t_load = npukit_now_ns(nd);
@@ -506,12 +515,14 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 		if (kicks[i].read_c) {
 			ret = npukit_read_c(nd, b, b->chunk_readbacks);
 			if (ret)
-				return ret;
+				break;
 			b->chunk_readbacks++;
 		}
 		cond_resched();
 	}
-	return 0;
+	/* the tiles of the runs started: one 64-bit sum a chunk, not a kick */
+	b->dma_bytes += (u64)started * NPUKIT_AB_BYTES;
+	return ret;
 }
 
 /**

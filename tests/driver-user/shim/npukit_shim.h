@@ -101,6 +101,12 @@ static inline u64 div_u64(u64 n, u32 d)
 	return n / d;
 }
 
+/*
+ * linux/kconfig.h, which the kernel's build includes in every file: no
+ * CONFIG_ option is set here, so IS_ENABLED() is 0 for all of them
+ */
+#define IS_ENABLED(option) 0
+
 /* Byte order: both targets are little-endian, as the Zynq's A9 runs */
 #define le32_to_cpu(x) ((u32)(x))
 #define cpu_to_le32(x) ((__le32)(x))
