@@ -312,6 +312,65 @@ static void npukit_wait_slow(struct npukit_device *nd, struct npukit_batch *b,
 }
 
 /*
+ * A wait's first trusted poll usually succeeds (the estimate sees to it,
+ * npukit_est_update()), and it is made by the wait itself, below. These
+ * are the rest of a wait whose first poll failed: the limits, the sleeps
+ * and the polls after it, kept out of line so that the common case sets
+ * none of it up (its frame, its struct npukit_wait, the stack canary).
+ */
+static noinline int npukit_wait_status_polls(struct npukit_device *nd,
+					     struct npukit_batch *b, u32 want,
+					     u64 seq, u64 t0,
+					     struct npukit_wait_est *est,
+					     u32 dmasr, u32 chan)
+{
+	struct npukit_wait w;
+	int ret;
+
+	npukit_wait_init(&w, t0, est, chan);
+	for (;;) {
+		u32 st;
+
+		ret = npukit_wait_check(nd, b, &w, dmasr);
+		if (ret)
+			return ret;
+		npukit_wait_slow(nd, b, &w);
+		st = npukit_npu_read(nd, NPUKIT_STATUS);
+		if (npukit_io_landed(nd, seq) && (st & want) == want) {
+			npukit_est_update(est, w.polls);
+			return 0;
+		}
+	}
+}
+
+static noinline int npukit_wait_dma_idle_polls(struct npukit_device *nd,
+					       struct npukit_batch *b,
+					       u32 dmasr, u64 seq, u64 t0,
+					       struct npukit_wait_est *est)
+{
+	struct npukit_wait w;
+	int ret;
+
+	npukit_wait_init(&w, t0, est, dmasr == NPUKIT_MM2S_DMASR ?
+			 NPUKIT_CHAN_MM2S : NPUKIT_CHAN_S2MM);
+	for (;;) {
+		u32 sr;
+
+		ret = npukit_wait_check(nd, b, &w, 0);
+		if (ret)
+			return ret;
+		npukit_wait_slow(nd, b, &w);
+		sr = npukit_dma_read(nd, dmasr);
+		if (sr & NPUKIT_DMASR_ERRORS)
+			return npukit_dma_error(nd, b, dmasr, sr);
+		if (npukit_io_landed(nd, seq) && (sr & NPUKIT_DMASR_IDLE)) {
+			npukit_est_update(est, w.polls);
+			return 0;
+		}
+	}
+}
+
+/*
  * Wait until STATUS has all of @want, in a read that was issued after
  * write @seq (the write that cleared those sticky bits) had landed.
  */
@@ -319,26 +378,18 @@ static int npukit_wait_status(struct npukit_device *nd, struct npukit_batch *b,
 			      u32 want, u64 seq, u64 t0,
 			      struct npukit_wait_est *est, u32 dmasr, u32 chan)
 {
-	struct npukit_wait w;
-	int ret;
+	u32 st;
 
-	npukit_wait_init(&w, t0, est, chan);
 	/* ordering read: it may overtake write @seq, so its value is moot */
 	if (nd->io.last_issue < seq)
 		npukit_npu_read(nd, NPUKIT_STATUS);
 	npukit_settle(nd, t0, est);
-	for (;;) {
-		u32 st = npukit_npu_read(nd, NPUKIT_STATUS);
-
-		if (npukit_io_landed(nd, seq) && (st & want) == want) {
-			npukit_est_update(est, w.polls);
-			return 0;
-		}
-		ret = npukit_wait_check(nd, b, &w, dmasr);
-		if (ret)
-			return ret;
-		npukit_wait_slow(nd, b, &w);
+	st = npukit_npu_read(nd, NPUKIT_STATUS);
+	if (npukit_io_landed(nd, seq) && (st & want) == want) {
+		npukit_est_update(est, 0);
+		return 0;
 	}
+	return npukit_wait_status_polls(nd, b, want, seq, t0, est, dmasr, chan);
 }
 
 /* Wait for a DMA channel's transfer started by write @seq to complete. */
@@ -346,29 +397,20 @@ static int npukit_wait_dma_idle(struct npukit_device *nd,
 				struct npukit_batch *b, u32 dmasr, u64 seq,
 				u64 t0, struct npukit_wait_est *est)
 {
-	struct npukit_wait w;
-	int ret;
+	u32 sr;
 
-	npukit_wait_init(&w, t0, est, dmasr == NPUKIT_MM2S_DMASR ?
-			 NPUKIT_CHAN_MM2S : NPUKIT_CHAN_S2MM);
 	/* Idle of the previous transfer is as sticky as a status bit */
 	if (nd->io.last_issue < seq)
 		npukit_dma_read(nd, dmasr);
 	npukit_settle(nd, t0, est);
-	for (;;) {
-		u32 sr = npukit_dma_read(nd, dmasr);
-
-		if (sr & NPUKIT_DMASR_ERRORS)
-			return npukit_dma_error(nd, b, dmasr, sr);
-		if (npukit_io_landed(nd, seq) && (sr & NPUKIT_DMASR_IDLE)) {
-			npukit_est_update(est, w.polls);
-			return 0;
-		}
-		ret = npukit_wait_check(nd, b, &w, 0);
-		if (ret)
-			return ret;
-		npukit_wait_slow(nd, b, &w);
+	sr = npukit_dma_read(nd, dmasr);
+	if (sr & NPUKIT_DMASR_ERRORS)
+		return npukit_dma_error(nd, b, dmasr, sr);
+	if (npukit_io_landed(nd, seq) && (sr & NPUKIT_DMASR_IDLE)) {
+		npukit_est_update(est, 0);
+		return 0;
 	}
+	return npukit_wait_dma_idle_polls(nd, b, dmasr, seq, t0, est);
 }
 
 /*

@@ -68,6 +68,7 @@ typedef unsigned int gfp_t;
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define __aligned(x) __attribute__((aligned(x)))
 #define fallthrough __attribute__((fallthrough))
+#define noinline __attribute__((__noinline__))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
