@@ -317,6 +317,8 @@ static void npukit_wait_slow(struct npukit_device *nd, struct npukit_batch *b,
  * are the rest of a wait whose first poll failed: the limits, the sleeps
  * and the polls after it, kept out of line so that the common case sets
  * none of it up (its frame, its struct npukit_wait, the stack canary).
+ * The waits themselves are inline: on the A9 a call passing two 64-bit
+ * arguments costs about as many instructions as the first poll.
  */
 static noinline int npukit_wait_status_polls(struct npukit_device *nd,
 					     struct npukit_batch *b, u32 want,
@@ -374,9 +376,10 @@ static noinline int npukit_wait_dma_idle_polls(struct npukit_device *nd,
  * Wait until STATUS has all of @want, in a read that was issued after
  * write @seq (the write that cleared those sticky bits) had landed.
  */
-static int npukit_wait_status(struct npukit_device *nd, struct npukit_batch *b,
-			      u32 want, u64 seq, u64 t0,
-			      struct npukit_wait_est *est, u32 dmasr, u32 chan)
+static inline int npukit_wait_status(struct npukit_device *nd,
+				     struct npukit_batch *b, u32 want, u64 seq,
+				     u64 t0, struct npukit_wait_est *est,
+				     u32 dmasr, u32 chan)
 {
 	u32 st;
 
@@ -393,9 +396,10 @@ static int npukit_wait_status(struct npukit_device *nd, struct npukit_batch *b,
 }
 
 /* Wait for a DMA channel's transfer started by write @seq to complete. */
-static int npukit_wait_dma_idle(struct npukit_device *nd,
-				struct npukit_batch *b, u32 dmasr, u64 seq,
-				u64 t0, struct npukit_wait_est *est)
+static inline int npukit_wait_dma_idle(struct npukit_device *nd,
+				       struct npukit_batch *b, u32 dmasr,
+				       u64 seq, u64 t0,
+				       struct npukit_wait_est *est)
 {
 	u32 sr;
 
