@@ -22,8 +22,9 @@ both are counted, with their inclusive cost. Each counted instruction goes
 to a group by the source line it comes from, whatever was inlined where:
 ioctl entry and exit, checks, staging, protocol (npukit_hw.c and the
 register accessors), chunk bookkeeping (the rest of npukit_job.c), inline
-helpers, and the C tile conversion, shown apart because the CPU account
-also charges its bytes as a copy.
+helpers, and the C tiles taken out of the RX buffer
+(npukit_c_tiles_from_rx()), shown apart because the CPU account also
+charges their bytes as a copy.
 
 On armhf the count comes from qemu-arm instead, run with -d
 in_asm,exec,nochain and -dfilter set to the driver's functions: every
