@@ -58,7 +58,7 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "failed_submits %llu\n", s->failed_submits);
 	seq_printf(m, "replays %llu\n", s->replays);
 	seq_printf(m, "mmio_reads %llu\n", nd->io.reads);
-	seq_printf(m, "mmio_writes %llu\n", nd->io.writes);
+	seq_printf(m, "mmio_writes %llu\n", nd->io.wseq);
 	seq_printf(m, "device_ns %llu\n", s->device_ns);
 	seq_printf(m, "wait_load_ns %u\n", nd->hw.est_load.ns);
 	seq_printf(m, "wait_gemm_ns %u\n", nd->hw.est_gemm.ns);

@@ -55,8 +55,9 @@ struct reset_control;
 /**
  * struct npukit_io - register access accounting
  * @reads: register reads since probe
- * @writes: register writes since probe
- * @wseq: sequence number of the latest write (writes count from 1)
+ * @wseq: sequence number of the latest write: writes count from 1, so it
+ *	is also the number of register writes since probe (one counter fewer
+ *	to keep up on every write)
  * @last_issue: @wseq when the latest read was issued
  * @trusted: every write with a sequence number up to this has reached its
  *	slave before the latest read sampled it
@@ -77,7 +78,6 @@ struct reset_control;
  */
 struct npukit_io {
 	u64 reads;
-	u64 writes;
 	u64 wseq;
 	u64 last_issue;
 	u64 trusted;
@@ -328,8 +328,8 @@ static inline u64 npukit_io_write(struct npukit_device *nd,
 				  enum npukit_sim_space space, u32 off, u32 val)
 {
 	struct npukit_io *io = &nd->io;
+	u64 seq = ++io->wseq;
 
-	io->writes++;
 	if (nd->sim)
 		npukit_sim_write(nd->sim, space, off, val);
 	else if (space == NPUKIT_SPACE_NPU)
@@ -337,8 +337,8 @@ static inline u64 npukit_io_write(struct npukit_device *nd,
 	else
 		writel_relaxed(val, nd->dma + off);
 	if (space == NPUKIT_SPACE_NPU)
-		io->npu_wseq = io->wseq + 1;
-	return ++io->wseq;
+		io->npu_wseq = seq;
+	return seq;
 }
 
 static inline u32 npukit_npu_read(struct npukit_device *nd, u32 off)

@@ -121,7 +121,9 @@
 /**
  * struct npukit_wait - one wait for an event
  * @t0: device time of the write that triggered it
- * @budget: device time it polls before sleeping
+ * @est_ns: its estimate when it began; the polling budget derives from it
+ *	only once the first poll failed (npukit_wait_slow()), as almost no
+ *	wait gets that far
  * @chan: the DMA channel whose completion signals the event (or follows
  *	it closely), %NPUKIT_CHAN_*, or 0
  * @polls: unsuccessful trusted polls
@@ -129,7 +131,7 @@
  */
 struct npukit_wait {
 	u64 t0;
-	u64 budget;
+	u32 est_ns;
 	u32 chan;
 	unsigned int polls;
 	unsigned int naps;
@@ -139,11 +141,17 @@ static void npukit_wait_init(struct npukit_wait *w, u64 t0,
 			     const struct npukit_wait_est *est, u32 chan)
 {
 	w->t0 = t0;
-	w->budget = max_t(u64, (u64)est->ns * NPUKIT_POLL_FACTOR,
-			  NPUKIT_POLL_MIN_NS);
+	w->est_ns = est->ns;
 	w->chan = chan;
 	w->polls = 0;
 	w->naps = 0;
+}
+
+/* Device time a wait polls before it sleeps */
+static u64 npukit_wait_budget(const struct npukit_wait *w)
+{
+	return max_t(u64, (u64)w->est_ns * NPUKIT_POLL_FACTOR,
+		     NPUKIT_POLL_MIN_NS);
 }
 
 static bool npukit_has_load_cfg(const struct npukit_device *nd)
@@ -290,8 +298,8 @@ static void npukit_wait_slow(struct npukit_device *nd, struct npukit_batch *b,
 	u64 now = npukit_now_ns(nd), real = ktime_get_ns(), left;
 	unsigned long us;
 
-	if (now - w->t0 < w->budget || now - w->t0 >= NPUKIT_HANG_NS ||
-	    real >= b->deadline_ns)
+	if (now - w->t0 < npukit_wait_budget(w) ||
+	    now - w->t0 >= NPUKIT_HANG_NS || real >= b->deadline_ns)
 		return;
 	left = min(w->t0 + NPUKIT_HANG_NS - now, b->deadline_ns - real);
 	if ((w->chan & nd->irq_chans) && npukit_irq_sleep(nd, w->chan, left))
@@ -304,63 +312,109 @@ static void npukit_wait_slow(struct npukit_device *nd, struct npukit_batch *b,
 }
 
 /*
- * Wait until STATUS has all of @want, in a read that was issued after
- * write @seq (the write that cleared those sticky bits) had landed.
+ * A wait's first trusted poll usually succeeds (the estimate sees to it,
+ * npukit_est_update()), and it is made by the wait itself, below. These
+ * are the rest of a wait whose first poll failed: the limits, the sleeps
+ * and the polls after it, kept out of line so that the common case sets
+ * none of it up (its frame, its struct npukit_wait, the stack canary).
+ * The waits themselves are inline: on the A9 a call passing two 64-bit
+ * arguments costs about as many instructions as the first poll.
  */
-static int npukit_wait_status(struct npukit_device *nd, struct npukit_batch *b,
-			      u32 want, u64 seq, u64 t0,
-			      struct npukit_wait_est *est, u32 dmasr, u32 chan)
+static noinline int npukit_wait_status_polls(struct npukit_device *nd,
+					     struct npukit_batch *b, u32 want,
+					     u64 seq, u64 t0,
+					     struct npukit_wait_est *est,
+					     u32 dmasr, u32 chan)
 {
 	struct npukit_wait w;
 	int ret;
 
 	npukit_wait_init(&w, t0, est, chan);
-	/* ordering read: it may overtake write @seq, so its value is moot */
-	if (nd->io.last_issue < seq)
-		npukit_npu_read(nd, NPUKIT_STATUS);
-	npukit_settle(nd, t0, est);
 	for (;;) {
-		u32 st = npukit_npu_read(nd, NPUKIT_STATUS);
+		u32 st;
 
-		if (npukit_io_landed(nd, seq) && (st & want) == want) {
-			npukit_est_update(est, w.polls);
-			return 0;
-		}
 		ret = npukit_wait_check(nd, b, &w, dmasr);
 		if (ret)
 			return ret;
 		npukit_wait_slow(nd, b, &w);
+		st = npukit_npu_read(nd, NPUKIT_STATUS);
+		if (npukit_io_landed(nd, seq) && (st & want) == want) {
+			npukit_est_update(est, w.polls);
+			return 0;
+		}
 	}
 }
 
-/* Wait for a DMA channel's transfer started by write @seq to complete. */
-static int npukit_wait_dma_idle(struct npukit_device *nd,
-				struct npukit_batch *b, u32 dmasr, u64 seq,
-				u64 t0, struct npukit_wait_est *est)
+static noinline int npukit_wait_dma_idle_polls(struct npukit_device *nd,
+					       struct npukit_batch *b,
+					       u32 dmasr, u64 seq, u64 t0,
+					       struct npukit_wait_est *est)
 {
 	struct npukit_wait w;
 	int ret;
 
 	npukit_wait_init(&w, t0, est, dmasr == NPUKIT_MM2S_DMASR ?
 			 NPUKIT_CHAN_MM2S : NPUKIT_CHAN_S2MM);
-	/* Idle of the previous transfer is as sticky as a status bit */
-	if (nd->io.last_issue < seq)
-		npukit_dma_read(nd, dmasr);
-	npukit_settle(nd, t0, est);
 	for (;;) {
-		u32 sr = npukit_dma_read(nd, dmasr);
+		u32 sr;
 
+		ret = npukit_wait_check(nd, b, &w, 0);
+		if (ret)
+			return ret;
+		npukit_wait_slow(nd, b, &w);
+		sr = npukit_dma_read(nd, dmasr);
 		if (sr & NPUKIT_DMASR_ERRORS)
 			return npukit_dma_error(nd, b, dmasr, sr);
 		if (npukit_io_landed(nd, seq) && (sr & NPUKIT_DMASR_IDLE)) {
 			npukit_est_update(est, w.polls);
 			return 0;
 		}
-		ret = npukit_wait_check(nd, b, &w, 0);
-		if (ret)
-			return ret;
-		npukit_wait_slow(nd, b, &w);
 	}
+}
+
+/*
+ * Wait until STATUS has all of @want, in a read that was issued after
+ * write @seq (the write that cleared those sticky bits) had landed.
+ */
+static inline int npukit_wait_status(struct npukit_device *nd,
+				     struct npukit_batch *b, u32 want, u64 seq,
+				     u64 t0, struct npukit_wait_est *est,
+				     u32 dmasr, u32 chan)
+{
+	u32 st;
+
+	/* ordering read: it may overtake write @seq, so its value is moot */
+	if (nd->io.last_issue < seq)
+		npukit_npu_read(nd, NPUKIT_STATUS);
+	npukit_settle(nd, t0, est);
+	st = npukit_npu_read(nd, NPUKIT_STATUS);
+	if (npukit_io_landed(nd, seq) && (st & want) == want) {
+		npukit_est_update(est, 0);
+		return 0;
+	}
+	return npukit_wait_status_polls(nd, b, want, seq, t0, est, dmasr, chan);
+}
+
+/* Wait for a DMA channel's transfer started by write @seq to complete. */
+static inline int npukit_wait_dma_idle(struct npukit_device *nd,
+				       struct npukit_batch *b, u32 dmasr,
+				       u64 seq, u64 t0,
+				       struct npukit_wait_est *est)
+{
+	u32 sr;
+
+	/* Idle of the previous transfer is as sticky as a status bit */
+	if (nd->io.last_issue < seq)
+		npukit_dma_read(nd, dmasr);
+	npukit_settle(nd, t0, est);
+	sr = npukit_dma_read(nd, dmasr);
+	if (sr & NPUKIT_DMASR_ERRORS)
+		return npukit_dma_error(nd, b, dmasr, sr);
+	if (npukit_io_landed(nd, seq) && (sr & NPUKIT_DMASR_IDLE)) {
+		npukit_est_update(est, 0);
+		return 0;
+	}
+	return npukit_wait_dma_idle_polls(nd, b, dmasr, seq, t0, est);
 }
 
 /*
@@ -480,8 +534,8 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 {
 	struct npukit_hw_state *hw = &nd->hw;
 	u64 load_seq, t_load;
-	unsigned int i;
-	int ret;
+	unsigned int i, started = 0;
+	int ret = 0;
 
 	b->chunk_readbacks = 0;
 	load_seq = npukit_load_tile(nd, 0);
@@ -489,16 +543,17 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 	for (i = 0; i < n; i++) {
 		ret = npukit_wait_loaded(nd, b, load_seq, t_load);
 		if (ret)
-			return ret;
+			break;
 		/* the one place a batch can stop with nothing in flight */
 		if (!b->recovery && fatal_signal_pending(current)) {
 			b->status = NPUKIT_STATUS_INTERRUPTED;
-			return -EINTR;
+			ret = -EINTR;
+			break;
 		}
 		hw->start_seq = npukit_npu_write(nd, NPUKIT_CTRL, kicks[i].ctrl);
 		hw->t_start = npukit_now_ns(nd);
 		hw->run_pending = true;
-		b->dma_bytes += NPUKIT_AB_BYTES;
+		started++;
 		if (i + 1 < n) {
 			load_seq = npukit_load_tile(nd, i + 1);
 			t_load = npukit_now_ns(nd);
@@ -506,12 +561,14 @@ int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 		if (kicks[i].read_c) {
 			ret = npukit_read_c(nd, b, b->chunk_readbacks);
 			if (ret)
-				return ret;
+				break;
 			b->chunk_readbacks++;
 		}
 		cond_resched();
 	}
-	return 0;
+	/* the tiles of the runs started: one 64-bit sum a chunk, not a kick */
+	b->dma_bytes += (u64)started * NPUKIT_AB_BYTES;
+	return ret;
 }
 
 /**

@@ -50,6 +50,9 @@
 static_assert(offsetof(struct npukit_kick, b) == NPUKIT_TILE_BYTES);
 static_assert(offsetof(struct npukit_kick, flags) == NPUKIT_AB_BYTES);
 static_assert(sizeof(struct npukit_kick) % 8 == 0);
+static_assert(NPUKIT_TILE_ELEMS * sizeof(s32) == NPUKIT_C_BYTES);
+/* struct npukit_job's rb_kick holds an index in a chunk in a byte */
+static_assert(NPUKIT_CHUNK_KICKS <= 256);
 
 static int npukit_kick_check(struct npukit_device *nd, u32 flags, u32 c_slot,
 			     u32 index, u32 result_count)
@@ -172,6 +175,8 @@ static int npukit_kicks_check(struct npukit_device *nd,
  * @sum_start: index of the CLEAR kick of the sum open after the last chunk
  * @base: index of the first staged kick
  * @n: kicks staged
+ * @nres: of those, kicks that read C back
+ * @last_clear: 1 + the index in the chunk of its last CLEAR kick, 0 if none
  * @landed: read-backs of the chunk taken out of the RX buffer, into @c
  * @written: of those, written to their result slots
  * @chunk_ran: the staged chunk went to the hardware
@@ -185,6 +190,7 @@ static int npukit_kicks_check(struct npukit_device *nd,
  * @kicks: the chunk's kicks, as copied in
  * @hw: what the protocol does with each
  * @slots: result slot of each read-back, in order
+ * @rb_kick: index in the chunk of the kick of each read-back, in order
  * @replay: the protocol's kicks of a sum's replay
  * @c: the chunk's read-backs, CPU byte order
  */
@@ -197,6 +203,8 @@ struct npukit_job {
 	u32 sum_start;
 	u32 base;
 	u32 n;
+	u32 nres;
+	u32 last_clear;
 	u32 landed;
 	u32 written;
 	bool chunk_ran;
@@ -210,6 +218,7 @@ struct npukit_job {
 	struct npukit_kick kicks[NPUKIT_CHUNK_KICKS];
 	struct npukit_hw_kick hw[NPUKIT_CHUNK_KICKS];
 	u32 slots[NPUKIT_CHUNK_KICKS];
+	u8 rb_kick[NPUKIT_CHUNK_KICKS];
 	struct npukit_hw_kick replay[NPUKIT_CHUNK_KICKS];
 	s32 c[NPUKIT_CHUNK_KICKS][NPUKIT_TILE_ELEMS];
 };
@@ -238,7 +247,7 @@ static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
 {
 	const struct npukit_submit *args = &job->args;
 	u32 i, n = min_t(u32, NPUKIT_CHUNK_KICKS, args->kick_count - base);
-	u32 nres = 0;
+	u32 nres = 0, last_clear = 0;
 	int ret;
 
 	if (args->kick_size == sizeof(struct npukit_kick)) {
@@ -266,12 +275,18 @@ static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
 				  (k->flags & NPUKIT_KICK_CLEAR ?
 				   NPUKIT_CTRL_CLEAR : 0);
 		job->hw[i].read_c = k->flags & NPUKIT_KICK_READ_C;
-		if (job->hw[i].read_c)
+		if (k->flags & NPUKIT_KICK_CLEAR)
+			last_clear = i + 1;
+		if (job->hw[i].read_c) {
+			job->rb_kick[nres] = i;
 			job->slots[nres++] = k->c_slot;
+		}
 	}
 	npukit_cpu_work(nd, NPUKIT_CPU_READBACK, nres);
 	job->base = base;
 	job->n = n;
+	job->nres = nres;
+	job->last_clear = last_clear;
 	job->landed = 0;
 	job->written = 0;
 	job->chunk_ran = false;
@@ -288,16 +303,15 @@ static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
  */
 static void npukit_job_count(struct npukit_job *job)
 {
-	u32 i, r = 0;
+	u32 done;
 
 	if (job->b.runs_done < job->base)
 		return;
-	job->done = job->base;
-	for (i = 0; i < job->n && job->base + i < job->b.runs_done; i++) {
-		if (job->hw[i].read_c && r++ >= job->written)
-			break;
-		job->done = job->base + i + 1;
-	}
+	done = min(job->n, job->b.runs_done - job->base);
+	/* the first read-back not written: its kick is not complete */
+	if (job->written < job->nres)
+		done = min_t(u32, done, job->rb_kick[job->written]);
+	job->done = job->base + done;
 }
 
 /*
@@ -340,7 +354,7 @@ static int npukit_job_lock(struct npukit_device *nd, struct npukit_job *job)
 	}
 	job->t0 = npukit_now_ns(nd);
 	job->reads0 = nd->io.reads;
-	job->writes0 = nd->io.writes;
+	job->writes0 = nd->io.wseq;
 	return 0;
 }
 
@@ -368,7 +382,7 @@ static int npukit_job_unlock(struct npukit_device *nd, struct npukit_job *job)
 	npukit_check_idle(nd);
 	job->t_dev += npukit_now_ns(nd) - job->t0;
 	job->reads += nd->io.reads - job->reads0;
-	job->writes += nd->io.writes - job->writes0;
+	job->writes += nd->io.wseq - job->writes0;
 	mutex_unlock(&nd->lock);
 	return ret;
 }
@@ -456,6 +470,27 @@ static int npukit_job_fault_in_sum(struct npukit_job *job)
 }
 
 /*
+ * Take @n C tiles out of the RX buffer, whose slots are in the order of
+ * @c's rows and as long. The IP streams little-endian int32: on a
+ * little-endian CPU that is already what userspace gets, and one copy of
+ * the whole run of tiles costs a fraction of converting word by word.
+ */
+static void npukit_c_tiles_from_rx(s32 (*c)[NPUKIT_TILE_ELEMS],
+				   const void *rx, u32 n)
+{
+	const __le32 *src = rx;
+	u32 w;
+
+	if (!IS_ENABLED(CONFIG_CPU_BIG_ENDIAN)) {
+		memcpy(c, rx, n * NPUKIT_C_BYTES);
+		return;
+	}
+	for (w = 0; w < n * NPUKIT_TILE_ELEMS; w++)
+		c[w / NPUKIT_TILE_ELEMS][w % NPUKIT_TILE_ELEMS] =
+			(s32)le32_to_cpu(src[w]);
+}
+
+/*
  * Run the staged chunk and take its C tiles out. Its last run, when it
  * reads nothing back, may still be going on return: the next chunk's
  * first tile load overlaps it as any load overlaps the run before it, and
@@ -466,14 +501,12 @@ static int npukit_job_fault_in_sum(struct npukit_job *job)
 static int npukit_job_run_chunk(struct npukit_device *nd,
 				struct npukit_job *job)
 {
-	u32 i, w, nres = 0;
+	u32 i, nres = job->nres;
 	int ret;
 
-	for (i = 0; i < job->n; i++) {
+	for (i = 0; i < job->n; i++)
 		memcpy((u8 *)nd->tx + i * NPUKIT_AB_BYTES, &job->kicks[i],
 		       NPUKIT_AB_BYTES);
-		nres += job->hw[i].read_c;
-	}
 	npukit_cpu_work(nd, NPUKIT_CPU_COPY, job->n * NPUKIT_AB_BYTES);
 	/* HP0 is not coherent: one flush for the chunk's tiles */
 	npukit_sync_for_device(nd, nd->tx_dma, job->n * NPUKIT_AB_BYTES,
@@ -496,23 +529,15 @@ static int npukit_job_run_chunk(struct npukit_device *nd,
 				    DMA_FROM_DEVICE);
 		npukit_cpu_work(nd, NPUKIT_CPU_COPY,
 				job->landed * NPUKIT_C_BYTES);
-		for (i = 0; i < job->landed; i++) {
-			const __le32 *c = (const __le32 *)((u8 *)nd->rx +
-							   i * NPUKIT_C_BYTES);
-
-			/* the IP streams little-endian int32 */
-			for (w = 0; w < NPUKIT_TILE_ELEMS; w++)
-				job->c[i][w] = (s32)le32_to_cpu(c[w]);
-		}
+		npukit_c_tiles_from_rx(job->c, nd->rx, job->landed);
 	}
 	if (ret) {
 		npukit_recover(nd);
 		return ret;
 	}
 	nd->acc_owner = job->id;
-	for (i = 0; i < job->n; i++)
-		if (job->kicks[i].flags & NPUKIT_KICK_CLEAR)
-			job->sum_start = job->base + i;
+	if (job->last_clear)
+		job->sum_start = job->base + job->last_clear - 1;
 	return 0;
 }
 

@@ -186,7 +186,7 @@ static int npukit_legacy_run(struct npukit_device *nd,
 				   DMA_TO_DEVICE);
 	t0 = npukit_now_ns(nd);
 	reads0 = nd->io.reads;
-	writes0 = nd->io.writes;
+	writes0 = nd->io.wseq;
 	npukit_sim_cpu_counters(nd->sim, &c0);
 	memset(r, 0, sizeof(*r));
 	for (k = 0; k < kicks && !ret; k++) {
@@ -208,7 +208,7 @@ static int npukit_legacy_run(struct npukit_device *nd,
 	r->bus_ns = npukit_now_ns(nd) - t0;
 	r->cpu_ns = c1.ns - c0.ns;
 	r->reads = nd->io.reads - reads0;
-	r->writes = nd->io.writes - writes0;
+	r->writes = nd->io.wseq - writes0;
 	for (i = 0; i < NPUKIT_CPU_ITEMS; i++)
 		r->cpu[i] = c1.count[i] - c0.count[i];
 	if (ret)

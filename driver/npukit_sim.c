@@ -163,14 +163,19 @@
  *	metal memcpy figures of ~0.7-1 GB/s).
  * KICK: the driver's own instructions per kick (the checks, staging, the
  *	protocol in npukit_hw.c and the register accessors, the chunk's
- *	bookkeeping), counted: 380 armhf instructions, the unmodified driver
+ *	bookkeeping), counted: 286 armhf instructions, the unmodified driver
  *	built for the A9 with the kernel's flags and run against this model
  *	(make bench-kick-insn, check-driver-user), at 0.75 instructions a
- *	cycle, 780 ns (IPC 1.0-0.5: 585-1170 ns).
+ *	cycle, 590 ns (IPC 1.0-0.5: 443-885 ns). It was 381 (780 ns) before
+ *	issue 11 item 4 (board-time.rst): the write counter is the write
+ *	sequence number, a wait's first poll is inline and the rest out of
+ *	line, the chunk's bookkeeping is done once at staging.
  * READBACK: what a kick that reads its C tile back runs on top (the
- *	S2MM's programming, its two waits, the tile's conversion out of the
- *	RX buffer), counted the same way: 597 instructions, 1225 ns
- *	(920-1840 ns).
+ *	S2MM's programming, its two waits, taking the tile out of the RX
+ *	buffer), counted the same way: 200 instructions, 410 ns
+ *	(308-615 ns). It was 597 (1225 ns) while each tile was converted
+ *	word by word; one copy of the chunk's tiles does it now, its bytes
+ *	charged as COPY.
  * HOST_KICK: the C++ host's own code per kick (two 8x8 tile gathers,
  *	pack_i8_tile(), the XRT/xlnk call layers above the sync ioctl),
  *	500 ns (range 300-1500 ns).
@@ -179,8 +184,8 @@
 #define SIM_CPU_SYNC_PS		300000
 #define SIM_CPU_LINE_PS		60000
 #define SIM_CPU_COPY_PS		500
-#define SIM_CPU_KICK_PS		780000
-#define SIM_CPU_READBACK_PS	1225000
+#define SIM_CPU_KICK_PS		590000
+#define SIM_CPU_READBACK_PS	410000
 #define SIM_CPU_HOST_KICK_PS	500000
 #define SIM_CACHE_LINE		32
 

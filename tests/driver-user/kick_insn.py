@@ -22,8 +22,9 @@ both are counted, with their inclusive cost. Each counted instruction goes
 to a group by the source line it comes from, whatever was inlined where:
 ioctl entry and exit, checks, staging, protocol (npukit_hw.c and the
 register accessors), chunk bookkeeping (the rest of npukit_job.c), inline
-helpers, and the C tile conversion, shown apart because the CPU account
-also charges its bytes as a copy.
+helpers, and the C tiles taken out of the RX buffer
+(npukit_c_tiles_from_rx()), shown apart because the CPU account also
+charges their bytes as a copy.
 
 On armhf the count comes from qemu-arm instead, run with -d
 in_asm,exec,nochain and -dfilter set to the driver's functions: every
@@ -68,33 +69,20 @@ GROUPS = [
     ('checks', {'npukit_submit_check', 'npukit_kicks_check',
                 'npukit_kick_check'}),
     ('staging', {'npukit_job_stage', 'npukit_copy_in', 'npukit_job_kick_ptr'}),
+    ('c_conversion', {'npukit_c_tiles_from_rx'}),
 ]
 
 
 class Split:
     def __init__(self, root):
         self.root = os.path.realpath(root)
-        self.driver = os.path.join(self.root, 'driver')
         self.owners = {}
-        self.conv = self._conversion_lines()
 
     def rel(self, path):
         path = os.path.realpath(path) if path.startswith('/') else path
         if path.startswith(self.root + '/'):
             return path[len(self.root) + 1:]
         return path
-
-    def _conversion_lines(self):
-        """The C tile conversion loop of npukit_job_run_chunk()."""
-        src = open(os.path.join(self.driver, 'npukit_job.c'), encoding='utf-8')
-        lines = src.read().split('\n')
-        for no, text in enumerate(lines, 1):
-            if 'job->c[i][w] = ' in text:
-                if 'for (w = 0;' not in lines[no - 2]:
-                    sys.exit('kick_insn.py: the conversion loop changed shape')
-                return {('driver/npukit_job.c', no - 1),
-                        ('driver/npukit_job.c', no)}
-        sys.exit('kick_insn.py: no C tile conversion in npukit_job.c')
 
     def owner(self, file, line):
         if file not in self.owners:
@@ -111,8 +99,6 @@ class Split:
         return 'services'
 
     def group(self, file, line):
-        if (file, line) in self.conv:
-            return 'c_conversion'
         if file == 'driver/npukit_hw.c' or file == 'driver/npukit_dev.h':
             return 'protocol'
         if not file.startswith('driver/'):

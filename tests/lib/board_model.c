@@ -30,8 +30,8 @@ static const struct {
 	{ "sync call", 150, 300, 600, offsetof(struct board_counts, syncs), 0 },
 	{ "syscall", 700, 1500, 3000, offsetof(struct board_counts, syscalls), 0 },
 	{ "copy per byte", 0.25, 0.5, 1.5, offsetof(struct board_counts, copy_bytes), 0 },
-	{ "driver code per kick", 585, 780, 1170, offsetof(struct board_counts, kicks), 0 },
-	{ "driver code per read-back", 920, 1225, 1840,
+	{ "driver code per kick", 442.5, 590, 885, offsetof(struct board_counts, kicks), 0 },
+	{ "driver code per read-back", 307.5, 410, 615,
 	  offsetof(struct board_counts, readbacks), 0 },
 	{ "host code per kick", 300, 500, 1500, offsetof(struct board_counts, host_kicks), 0 },
 };

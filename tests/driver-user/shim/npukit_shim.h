@@ -68,6 +68,7 @@ typedef unsigned int gfp_t;
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define __aligned(x) __attribute__((aligned(x)))
 #define fallthrough __attribute__((fallthrough))
+#define noinline __attribute__((__noinline__))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
@@ -100,6 +101,12 @@ static inline u64 div_u64(u64 n, u32 d)
 {
 	return n / d;
 }
+
+/*
+ * linux/kconfig.h, which the kernel's build includes in every file: no
+ * CONFIG_ option is set here, so IS_ENABLED() is 0 for all of them
+ */
+#define IS_ENABLED(option) 0
 
 /* Byte order: both targets are little-endian, as the Zynq's A9 runs */
 #define le32_to_cpu(x) ((u32)(x))
