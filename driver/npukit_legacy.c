@@ -241,7 +241,7 @@ static ssize_t npukit_legacy_write(struct file *file, const char __user *buf,
 {
 	struct npukit_device *nd = file_inode(file)->i_private;
 	u32 kicks, krun, path;
-	char cmd[48];
+	char cmd[48] = "";	/* one gcc build saw sscanf() read it uninitialized */
 	int ret;
 
 	if (count >= sizeof(cmd))
