@@ -204,6 +204,41 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 			    int rank, uint64_t rows, uint64_t cols,
 			    struct ttpu_int_list *out);
 void ttpu_int_list_free(struct ttpu_int_list *l);
+/*
+ * text_json_int_list_direct.c: a plain integer (optional '-', 0 or
+ * [1-9][0-9]* of at most 18 digits) at @s[*@i], not followed by a digit,
+ * '.', 'e' or 'E' before @end: true with *@v set and *@i after it; false
+ * when not plain or when it may go on past @end.
+ */
+bool ttpu_js_plain_int(const char *s, size_t *i, size_t end, int64_t *v);
+
+/* What ttpu_js_ints_scan_direct() found besides the values. */
+struct ttpu_direct_ints {
+	size_t len;			/* elements taken */
+	size_t bad;			/* the first outside [lo, hi], or SIZE_MAX */
+	int64_t bad_value;		/* its value */
+};
+
+/*
+ * The element at the cursor (a row when @row, else one integer) read
+ * straight from the window, without json-c, when it is plain (see the
+ * file): true with its values appended to @out (each outside [@lo, @hi]
+ * as 0, the first of them in @d), the cursor after it and
+ * js->elem_start/elem_mark on it, as ttpu_js_value() leaves them; false
+ * ("not mine") with @js and @out untouched, for json-c to read it and
+ * report any error in it.
+ */
+bool ttpu_js_ints_scan_direct(struct ttpu_jstream *js, bool row, int64_t lo,
+			      int64_t hi, struct ttpu_int_list *out,
+			      struct ttpu_direct_ints *d);
+
+/*
+ * Whether ttpu_js_int_list_shaped() tries ttpu_js_ints_scan_direct()
+ * before json-c: true, except in the tests that read every list both ways
+ * and require the same outcome. Internal, as ttpu_commands_direct is.
+ */
+extern bool ttpu_int_lists_direct;
+
 /* @l must have the layout of shape [@cols] (@rank 1) or [@rows, @cols]. */
 int ttpu_js_int_list_shape(struct ttpu_jstream *js, const char *path,
 			   const struct ttpu_int_list *l, int rank,
