@@ -138,18 +138,68 @@ static void w_str(struct writer *w, const char *s)
 	w_mem(w, s, strlen(s));
 }
 
+/* A string literal, its length known when compiled. */
+#define W_LIT(w, lit) w_mem(w, lit, sizeof(lit) - 1)
+
+/* @len free bytes at the buffer's end, flushing it first if need be. */
+static char *w_room(struct writer *w, size_t len)
+{
+	if (sizeof(w->buf) - w->n < len)
+		w_flush(w);
+	return w->buf + w->n;
+}
+
+/* The most an int64 takes in decimal: a sign and 19 digits. */
+#define INT_MAX_CHARS 20
+
+/*
+ * @v in decimal at @dst (INT_MAX_CHARS bytes of room); returns its length.
+ * A response holds hundreds of thousands of numbers, so two digits are
+ * made per division, from a table, and written straight to their place.
+ */
+static size_t fmt_int(char *dst, int64_t v)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	static const uint64_t pow10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+		1000000000, 10000000000, 100000000000, 1000000000000, 10000000000000,
+		100000000000000, 1000000000000000, 10000000000000000,
+		100000000000000000, 1000000000000000000, 10000000000000000000u,
+	};
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t len = v < 0, digits = 1;
+	char *p;
+
+	while (digits < 20 && u >= pow10[digits])
+		digits++;
+	len += digits;
+	p = dst + len;
+	while (u >= 100) {
+		unsigned int r = (unsigned int)(u % 100);
+
+		u /= 100;
+		p -= 2;
+		memcpy(p, pairs + 2 * r, 2);
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
+	if (v < 0)
+		dst[0] = '-';
+	return len;
+}
+
 static void w_int(struct writer *w, int64_t v)
 {
-	char tmp[24], *p = tmp + sizeof(tmp);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	char *p = w_room(w, INT_MAX_CHARS);
 
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	w_mem(w, p, (size_t)(tmp + sizeof(tmp) - p));
+	w->n += fmt_int(p, v);
 }
 
 /* A JSON string: quotes, backslashes and control characters escaped. */
@@ -185,13 +235,19 @@ static void w_key_int(struct writer *w, const char *key, int64_t v, bool more)
 
 static void w_row(struct writer *w, const int32_t *v, size_t n)
 {
-	w_mem(w, "[", 1);
+	char *p;
+
+	W_LIT(w, "[");
 	for (size_t i = 0; i < n; i++) {
-		if (i)
-			w_mem(w, ", ", 2);
-		w_int(w, v[i]);
+		p = w_room(w, 2 + INT_MAX_CHARS);
+		if (i) {
+			memcpy(p, ", ", 2);
+			w->n += 2;
+			p += 2;
+		}
+		w->n += fmt_int(p, v[i]);
 	}
-	w_mem(w, "]", 1);
+	W_LIT(w, "]");
 }
 
 static void w_output(struct writer *w, const struct ttpu_result_output *o)
@@ -262,9 +318,20 @@ int ttpu_result_write_json(const ttpu_result *res, FILE *f, int with_stats,
 	}
 	w_str(w, "}, \"passes\": [");
 	for (size_t i = 0; i < res->npasses; i++) {
-		w_str(w, i ? ", {\"id\": " : "{\"id\": ");
-		w_int(w, res->pass_ids[i]);
-		w_str(w, ", \"cycles\": 15}");
+		/* Made in place, in one piece: a response can hold 100k of them. */
+		static const char id[] = "{\"id\": ", cycles[] = ", \"cycles\": 15}";
+		char *p = w_room(w, 2 + sizeof(id) + INT_MAX_CHARS + sizeof(cycles)), *q = p;
+
+		if (i) {
+			memcpy(q, ", ", 2);
+			q += 2;
+		}
+		memcpy(q, id, sizeof(id) - 1);
+		q += sizeof(id) - 1;
+		q += fmt_int(q, res->pass_ids[i]);
+		memcpy(q, cycles, sizeof(cycles) - 1);
+		q += sizeof(cycles) - 1;
+		w->n += (size_t)(q - p);
 	}
 	w_str(w, "], ");
 	w_key_int(w, "totalCycles", (int64_t)res->stats.total_cycles, true);
