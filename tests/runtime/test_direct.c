@@ -831,7 +831,7 @@ static bool int_row_taken(const char *sq)
 	snprintf(text, len + 1, "%s]}", row);
 	if (ttpu_js_init(&js, text, len, TTPU_SCHEMA_ERROR, &err))
 		abort();
-	took = ttpu_js_ints_scan_direct(&js, true, -128, 127, &l, &d);
+	took = ttpu_js_ints_scan_direct(&js, true, UINT64_MAX, -128, 127, &l, &d);
 	/* Taken, the cursor is after the row; left, all is as it was. */
 	if (took ? js.elem_start != 0 || l.n != d.len : js.pos != 0 || l.n != 0)
 		abort();

@@ -152,47 +152,58 @@ static char *w_room(struct writer *w, size_t len)
 /* The most an int64 takes in decimal: a sign and 19 digits. */
 #define INT_MAX_CHARS 20
 
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The digits of @u, @digits of them, ending at @end: two per division. */
+static void fmt_digits32(char *end, uint32_t u, unsigned int digits)
+{
+	while (digits >= 2) {
+		uint32_t r = u % 100;
+
+		u /= 100;
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * r, 2);
+		digits -= 2;
+	}
+	if (digits)
+		end[-1] = (char)('0' + u);
+}
+
+/* Decimal digits in @u: comparisons, no division. */
+static unsigned int digits32(uint32_t u)
+{
+	if (u < 100000)
+		return u < 100 ? 1 + (u >= 10) : u < 10000 ? 3 + (u >= 1000) : 5;
+	return u < 10000000 ? 6 + (u >= 1000000) : u < 1000000000 ? 8 + (u >= 100000000) : 10;
+}
+
 /*
  * @v in decimal at @dst (INT_MAX_CHARS bytes of room); returns its length.
- * A response holds hundreds of thousands of numbers, so two digits are
- * made per division, from a table, and written straight to their place.
+ * A response holds hundreds of thousands of numbers (pass ids, values),
+ * almost all below 2^32: those are made in 32-bit arithmetic, two digits
+ * per division, straight into place.
  */
 static size_t fmt_int(char *dst, int64_t v)
 {
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	static const uint64_t pow10[] = {
-		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-		1000000000, 10000000000, 100000000000, 1000000000000, 10000000000000,
-		100000000000000, 1000000000000000, 10000000000000000,
-		100000000000000000, 1000000000000000000, 10000000000000000000u,
-	};
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t len = v < 0, digits = 1;
-	char *p;
+	size_t neg = v < 0, len;
+	unsigned int low;
 
-	while (digits < 20 && u >= pow10[digits])
-		digits++;
-	len += digits;
-	p = dst + len;
-	while (u >= 100) {
-		unsigned int r = (unsigned int)(u % 100);
-
-		u /= 100;
-		p -= 2;
-		memcpy(p, pairs + 2 * r, 2);
+	dst[0] = '-';
+	dst += neg;
+	if (u <= UINT32_MAX) {
+		len = digits32((uint32_t)u);
+		fmt_digits32(dst + len, (uint32_t)u, (unsigned int)len);
+		return neg + len;
 	}
-	if (u >= 10) {
-		p -= 2;
-		memcpy(p, pairs + 2 * u, 2);
-	} else {
-		*--p = (char)('0' + u);
-	}
-	if (v < 0)
-		dst[0] = '-';
-	return len;
+	/* Beyond 32 bits: the top part, then the 9 low digits, zero-padded. */
+	len = fmt_int(dst, (int64_t)(u / 1000000000));
+	low = (unsigned int)(u % 1000000000);
+	fmt_digits32(dst + len + 9, low, 9);
+	return neg + len + 9;
 }
 
 static void w_int(struct writer *w, int64_t v)

@@ -206,7 +206,15 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 					       r, r, n);
 			break;
 		}
-		if (c == '[' && rank == 2 && (extra = row_overflow(js, cols))) {
+		n0 = out->n;
+		/*
+		 * A plain row of at most @cols in the window is read before the
+		 * byte scan below is needed: that scan, and json-c, only ever
+		 * see what the direct reader left (untouched).
+		 */
+		direct = ttpu_int_lists_direct && c == '[' && rank == 2 &&
+			 ttpu_js_ints_scan_direct(js, true, cols, lo, hi, out, &d);
+		if (!direct && c == '[' && rank == 2 && (extra = row_overflow(js, cols))) {
 			ttpu_js_path(where, sizeof(where), "%s[%zu]", path, out->nrows);
 			if (extra < 0) {
 				ret = (int)extra;
@@ -229,9 +237,12 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 					       n, n);
 			break;
 		}
-		n0 = out->n;
-		direct = ttpu_int_lists_direct &&
-			 ttpu_js_ints_scan_direct(js, c == '[', lo, hi, out, &d);
+		/* The row may be whole in the window now (row_overflow() read on). */
+		if (!direct)
+			direct = ttpu_int_lists_direct &&
+				 ttpu_js_ints_scan_direct(js, c == '[',
+							  rank == 2 ? cols : UINT64_MAX,
+							  lo, hi, out, &d);
 		if (!direct) {
 			ret = ttpu_js_value(js, path, &obj);
 			if (ret)

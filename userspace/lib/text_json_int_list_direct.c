@@ -28,13 +28,8 @@
 
 bool ttpu_int_lists_direct = true;
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* JSON's white space, and only it; false at the window's end. */
-static bool skip_ws(const char *s, size_t *i, size_t end)
+static inline bool skip_ws(const char *s, size_t *i, size_t end)
 {
 	while (*i < end) {
 		char c = s[*i];
@@ -46,51 +41,35 @@ static bool skip_ws(const char *s, size_t *i, size_t end)
 	return false;
 }
 
-bool ttpu_js_plain_int(const char *s, size_t *i, size_t end, int64_t *v)
+/* Room for one more value in @out; apart so that take() stays inlined. */
+static __attribute__((noinline)) bool grow(struct ttpu_int_list *out)
 {
-	size_t p = *i, stop;
-	bool neg = s[p] == '-';
-	int64_t n = 0;
-	char c;
-
-	if (neg && ++p >= end)
-		return false;
-	if (s[p] == '0') {
-		p++;
-	} else if (is_digit(s[p])) {
-		stop = end - p > 18 ? p + 18 : end;
-		while (p < stop && is_digit(s[p]))
-			n = n * 10 + (s[p++] - '0');
-	} else {
-		return false;
-	}
-	if (p >= end)
-		return false;
-	c = s[p];
-	if (is_digit(c) || c == '.' || c == 'e' || c == 'E')
-		return false;
-	*i = p;
-	*v = neg ? -n : n;
-	return true;
+	return !ttpu_grow(&out->v, &out->cap, out->n + 1, sizeof(*out->v));
 }
 
 /* Append @v to @out (a value out of range is kept as 0, and noted in @d). */
-static bool take(struct ttpu_int_list *out, int64_t v, int64_t lo, int64_t hi,
-		 size_t k, struct ttpu_direct_ints *d)
+static inline bool take(struct ttpu_int_list *out, int64_t v, int64_t lo,
+			int64_t hi, size_t k, struct ttpu_direct_ints *d)
 {
-	if (out->n == out->cap && ttpu_grow(&out->v, &out->cap, out->n + 1, sizeof(*out->v)))
+	if (out->n == out->cap && !grow(out))
 		return false;
-	if ((v < lo || v > hi) && d->bad == SIZE_MAX) {
-		d->bad = k;
-		d->bad_value = v;
+	if (v < lo || v > hi) {
+		if (d->bad == SIZE_MAX) {
+			d->bad = k;
+			d->bad_value = v;
+		}
+		v = 0;
 	}
-	out->v[out->n++] = v < lo || v > hi ? 0 : (int32_t)v;
+	out->v[out->n++] = (int32_t)v;
 	return true;
 }
 
-/* At '[': a row of plain integers, appended to @out. */
-static bool scan_row(const char *s, size_t *i, size_t end, int64_t lo,
-		     int64_t hi, struct ttpu_int_list *out,
+/*
+ * At '[': a row of at most @max plain integers, appended to @out. A longer
+ * row is not mine either: the caller's shape check reports it.
+ */
+static bool scan_row(const char *s, size_t *i, size_t end, uint64_t max,
+		     int64_t lo, int64_t hi, struct ttpu_int_list *out,
 		     struct ttpu_direct_ints *d)
 {
 	size_t p = *i + 1, k = 0;
@@ -100,8 +79,8 @@ static bool scan_row(const char *s, size_t *i, size_t end, int64_t lo,
 		return false;
 	if (s[p] != ']') {
 		for (;;) {
-			if (!ttpu_js_plain_int(s, &p, end, &v) || !take(out, v, lo, hi, k++, d) ||
-			    !skip_ws(s, &p, end))
+			if (k == max || !ttpu_js_plain_int(s, &p, end, &v) ||
+			    !take(out, v, lo, hi, k++, d) || !skip_ws(s, &p, end))
 				return false;
 			if (s[p] == ']')
 				break;
@@ -112,16 +91,13 @@ static bool scan_row(const char *s, size_t *i, size_t end, int64_t lo,
 				return false;
 		}
 	}
-	/* The row lengths' type: json-c's path reports a longer row. */
-	if (k > UINT32_MAX)
-		return false;
 	*i = p + 1;
 	d->len = k;
 	return true;
 }
 
-bool ttpu_js_ints_scan_direct(struct ttpu_jstream *js, bool row, int64_t lo,
-			      int64_t hi, struct ttpu_int_list *out,
+bool ttpu_js_ints_scan_direct(struct ttpu_jstream *js, bool row, uint64_t max,
+			      int64_t lo, int64_t hi, struct ttpu_int_list *out,
 			      struct ttpu_direct_ints *d)
 {
 	size_t i = js->pos, n0 = out->n;
@@ -134,7 +110,10 @@ bool ttpu_js_ints_scan_direct(struct ttpu_jstream *js, bool row, int64_t lo,
 	if (i >= js->len)
 		return false;
 	if (row) {
-		ok = js->text[i] == '[' && scan_row(js->text, &i, js->len, lo, hi, out, d);
+		/* The row lengths' type: json-c's path reports a longer row. */
+		if (max > UINT32_MAX)
+			max = UINT32_MAX;
+		ok = js->text[i] == '[' && scan_row(js->text, &i, js->len, max, lo, hi, out, d);
 	} else {
 		ok = ttpu_js_plain_int(js->text, &i, js->len, &v);
 		/* What json-c's parse would stop at, and its caller accept. */
