@@ -158,7 +158,7 @@ static const char digit_pairs[] =
 	"8081828384858687888990919293949596979899";
 
 /* The digits of @u, @digits of them, ending at @end: two per division. */
-static void fmt_digits32(char *end, uint32_t u, unsigned int digits)
+static inline void fmt_digits32(char *end, uint32_t u, unsigned int digits)
 {
 	while (digits >= 2) {
 		uint32_t r = u % 100;
@@ -173,37 +173,43 @@ static void fmt_digits32(char *end, uint32_t u, unsigned int digits)
 }
 
 /* Decimal digits in @u: comparisons, no division. */
-static unsigned int digits32(uint32_t u)
+static inline unsigned int digits32(uint32_t u)
 {
 	if (u < 100000)
 		return u < 100 ? 1 + (u >= 10) : u < 10000 ? 3 + (u >= 1000) : 5;
 	return u < 10000000 ? 6 + (u >= 1000000) : u < 1000000000 ? 8 + (u >= 100000000) : 10;
 }
 
+/* fmt_int() beyond 32 bits: the top part, then the 9 low digits, zero-padded. */
+static size_t fmt_u64_wide(char *dst, uint64_t u)
+{
+	uint64_t top = u / 1000000000;
+	size_t len = top > UINT32_MAX ? fmt_u64_wide(dst, top) : digits32((uint32_t)top);
+
+	if (top <= UINT32_MAX)
+		fmt_digits32(dst + len, (uint32_t)top, (unsigned int)len);
+	fmt_digits32(dst + len + 9, (uint32_t)(u % 1000000000), 9);
+	return len + 9;
+}
+
 /*
  * @v in decimal at @dst (INT_MAX_CHARS bytes of room); returns its length.
  * A response holds hundreds of thousands of numbers (pass ids, values),
  * almost all below 2^32: those are made in 32-bit arithmetic, two digits
- * per division, straight into place.
+ * per division, straight into place, inline in the loops that write them.
  */
-static size_t fmt_int(char *dst, int64_t v)
+static inline __attribute__((always_inline)) size_t fmt_int(char *dst, int64_t v)
 {
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	size_t neg = v < 0, len;
-	unsigned int low;
 
 	dst[0] = '-';
 	dst += neg;
-	if (u <= UINT32_MAX) {
-		len = digits32((uint32_t)u);
-		fmt_digits32(dst + len, (uint32_t)u, (unsigned int)len);
-		return neg + len;
-	}
-	/* Beyond 32 bits: the top part, then the 9 low digits, zero-padded. */
-	len = fmt_int(dst, (int64_t)(u / 1000000000));
-	low = (unsigned int)(u % 1000000000);
-	fmt_digits32(dst + len + 9, low, 9);
-	return neg + len + 9;
+	if (u > UINT32_MAX)
+		return neg + fmt_u64_wide(dst, u);
+	len = digits32((uint32_t)u);
+	fmt_digits32(dst + len, (uint32_t)u, (unsigned int)len);
+	return neg + len;
 }
 
 static void w_int(struct writer *w, int64_t v)
