@@ -538,38 +538,51 @@ static unsigned int next_random(unsigned int *state)
 	return *state >> 8;
 }
 
+/*
+ * @len bytes of @text into @m (room for 3 more) with 1 to 3 random bytes
+ * from @from on replaced, inserted or deleted; the new length.
+ */
+static size_t mutate(char *m, const char *text, size_t len, size_t from,
+		     unsigned int *state)
+{
+	size_t n = len, at;
+	unsigned int r;
+
+	memcpy(m, text, len);
+	for (int k = 1 + (int)(next_random(state) % 3); k > 0 && n > from; k--) {
+		at = from + next_random(state) % (n - from);
+		r = next_random(state);
+		switch (r % 3) {
+		case 0:
+			m[at] = mutation_bytes[(r >> 2) % (sizeof(mutation_bytes) - 1)];
+			break;
+		case 1:
+			memmove(m + at + 1, m + at, n - at);
+			m[at] = mutation_bytes[(r >> 2) % (sizeof(mutation_bytes) - 1)];
+			n++;
+			break;
+		default:
+			memmove(m + at, m + at + 1, n - at - 1);
+			n--;
+			break;
+		}
+	}
+	return n;
+}
+
 /* Random bytes of the commands replaced, inserted or deleted. */
 TEST(mutations)
 {
 	char *text = variant_program(&variants[1]), *inputs = rt_dq(INPUTS_A), *m;
-	size_t len = strlen(text), from = strstr(text, "\"commands\"") - text, n, at;
-	unsigned int state = 1, r;
+	size_t len = strlen(text), from = strstr(text, "\"commands\"") - text, n;
+	unsigned int state = 1;
 	int rounds = 2000, ok_loads = 0, rc;
 	char why[1024];
 
 	m = malloc(len + 8);
 	ASSERT_NE(NULL, m);
 	for (int i = 0; i < rounds; i++) {
-		memcpy(m, text, len);
-		n = len;
-		for (int k = 1 + (int)(next_random(&state) % 3); k > 0; k--) {
-			at = from + next_random(&state) % (n - from);
-			r = next_random(&state);
-			switch (r % 3) {
-			case 0:
-				m[at] = mutation_bytes[(r >> 2) % (sizeof(mutation_bytes) - 1)];
-				break;
-			case 1:
-				memmove(m + at + 1, m + at, n - at);
-				m[at] = mutation_bytes[(r >> 2) % (sizeof(mutation_bytes) - 1)];
-				n++;
-				break;
-			default:
-				memmove(m + at, m + at + 1, n - at - 1);
-				n--;
-				break;
-			}
-		}
+		n = mutate(m, text, len, from, &state);
 		ASSERT_TRUE(agree(m, n, NULL, inputs, FROM_MEMORY, &rc, why, sizeof(why))) {
 			TH_LOG("mutation %d: %s\n%.*s", i, why, (int)n, m);
 		}
@@ -844,6 +857,17 @@ static bool int_row_taken(const char *sq)
 	return took;
 }
 
+/* The variants' program with its first @old replaced by @sq (single-quoted); malloc'd. */
+static char *program_with(const char *old, const char *sq)
+{
+	char *prog = variant_program(&variants[1]), *dq = rt_dq(sq), *text;
+
+	text = replace(prog, old, dq);
+	free(prog);
+	free(dq);
+	return text;
+}
+
 /*
  * The row @sq in place of W's first row (buffer data, in the program) and
  * of A's first row (inputs): both agree everywhere.
@@ -851,7 +875,7 @@ static bool int_row_taken(const char *sq)
 static void try_row(struct __test_metadata *_metadata, const ttpu_program *prog,
 		    const char *sq, const char *sq_flat)
 {
-	char *sq_prog, *text, *inputs = rt_dq(INPUTS_A), *in_sq, *in_text, *row, *dq;
+	char *text, *inputs = rt_dq(INPUTS_A), *in_sq, *in_text, *row;
 	char why[1024], path[32];
 	size_t n;
 	int rc;
@@ -862,28 +886,20 @@ static void try_row(struct __test_metadata *_metadata, const ttpu_program *prog,
 	if (!row)
 		abort();
 	snprintf(row, n, "'data':[%s", sq);
-	dq = rt_dq(row);
-	sq_prog = variant_program(&variants[1]);
-	text = replace(sq_prog, "\"data\":[[1,0,0,0]", dq);
-	free(dq);
+	text = program_with("\"data\":[[1,0,0,0]", row);
 	EXPECT_TRUE(agree_everywhere(text, strlen(text), inputs, &rc, why, sizeof(why))) {
 		TH_LOG("W row %s: %s", sq, why);
 	}
-	free(sq_prog);
 	free(text);
 	free(row);
 
-	/* b's flat data, the element first. */
+	/* b's flat data. */
 	if (sq_flat) {
-		text = variant_program(&variants[1]);
-		dq = rt_dq(sq_flat);
-		row = replace(text, "[1,-2,3,-4,5,-6,7,-8]", dq);
-		free(dq);
-		EXPECT_TRUE(agree_everywhere(row, strlen(row), inputs, &rc, why, sizeof(why))) {
+		text = program_with("[1,-2,3,-4,5,-6,7,-8]", sq_flat);
+		EXPECT_TRUE(agree_everywhere(text, strlen(text), inputs, &rc, why, sizeof(why))) {
 			TH_LOG("b %s: %s", sq_flat, why);
 		}
 		free(text);
-		free(row);
 	}
 
 	/* A's first row, in an inputs document. */
@@ -942,8 +958,8 @@ TEST(inputs_prefixes_and_mutations)
 {
 	ttpu_program *prog = plain_program();
 	char *text = rt_dq(INPUTS_A), *prog_text = variant_program(&variants[1]), *m;
-	size_t len = strlen(text), n, at;
-	unsigned int state = 7, r;
+	size_t len = strlen(text), n;
+	unsigned int state = 7;
 	char why[1024];
 
 	for (n = 0; n <= len; n++) {
@@ -954,26 +970,7 @@ TEST(inputs_prefixes_and_mutations)
 	m = malloc(len + 8);
 	ASSERT_NE(NULL, m);
 	for (int i = 0; i < 2000; i++) {
-		memcpy(m, text, len);
-		n = len;
-		for (int k = 1 + (int)(next_random(&state) % 3); k > 0 && n; k--) {
-			at = next_random(&state) % n;
-			r = next_random(&state);
-			switch (r % 3) {
-			case 0:
-				m[at] = mutation_bytes[(r >> 2) % (sizeof(mutation_bytes) - 1)];
-				break;
-			case 1:
-				memmove(m + at + 1, m + at, n - at);
-				m[at] = mutation_bytes[(r >> 2) % (sizeof(mutation_bytes) - 1)];
-				n++;
-				break;
-			default:
-				memmove(m + at, m + at + 1, n - at - 1);
-				n--;
-				break;
-			}
-		}
+		n = mutate(m, text, len, 0, &state);
 		m[n] = '\0';
 		ASSERT_TRUE(agree_inputs(prog, m, n, NULL, why, sizeof(why))) {
 			TH_LOG("mutation %d: %s\n%s", i, why, m);

@@ -8,7 +8,8 @@
  * each small element with ttpu_js_value(), freeing it at once. So memory
  * stays proportional to one element, never to the document. Two readers
  * scan the window themselves instead, where json-c's objects would cost
- * most: lists of integers (text_json_int_list.c) and plain commands
+ * most: lists of integers (text_json_int_list.c, its plain rows
+ * text_json_int_list_direct.c) and plain commands
  * (program_read_command_direct.c).
  *
  * The text is either all in memory (ttpu_js_init) or read from a file
