@@ -14,10 +14,11 @@
  * by a digit, '.', 'e' or 'E'; JSON white space (space, tab, newline,
  * carriage return), ',' between elements and ']' at the end. Anything else
  * (a fraction, an exponent, a longer number, a string, null, a nested
- * list, a trailing comma) and a row or number that runs to the end of the
- * window (the fd reader's window may end inside it) is "not mine": the
- * jstream and the list are left as they were and json-c reads the element
- * as it always has. What this reader takes is valid JSON that json-c would
+ * list, a trailing comma), a row longer than its known shape, and a row or
+ * number that runs to the end of the window (the fd reader's window may
+ * end inside it) is "not mine": the jstream and the list are left as they
+ * were and json-c (after the shape's byte scan) reads the element as it
+ * always has. What this reader takes is valid JSON that json-c would
  * read to the same int64 values, so both readers hand the same numbers to
  * the same range check and messages (text_json_int_list.c): every error,
  * its message, line and column, is the same either way.
