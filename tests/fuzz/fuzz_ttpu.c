@@ -12,10 +12,11 @@
  * checks of each offset, count and index that follow it. Besides crashes,
  * leaks and hangs (ASan, UBSan, libFuzzer), every document the library
  * writes must be valid UTF-8 and exactly one JSON value, and a JSON
- * program must load the same with the direct command reader turned off
- * (ttpu_commands_direct, program_read.h): the same error document or the
- * same compiled bytes. A violation aborts, so libFuzzer reports it with
- * the input.
+ * program, its inputs and a request must load the same with the direct
+ * readers turned off (ttpu_commands_direct, program_read.h;
+ * ttpu_int_lists_direct, text_json_stream.h): the same error document, or
+ * the same compiled bytes and the same response. A violation aborts, so
+ * libFuzzer reports it with the input.
  *
  * Built by mk/80-fuzz.mk with Debian's clang; seeded with the test
  * programs (each program joined to its inputs, as JSON and compiled).
@@ -91,31 +92,31 @@ static void check_error(const struct ttpu_error *err)
 	free(text);
 }
 
-static void run(const ttpu_program *prog, const ttpu_inputs *in)
+/* Run @prog on @in: the response or the error document; malloc'd. */
+static char *run(const ttpu_program *prog, const ttpu_inputs *in, size_t *len)
 {
 	struct ttpu_error err;
 	ttpu_engine *eng = NULL;
 	ttpu_result *res = NULL;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	FILE *f = open_memstream(&text, len);
 
-	if (ttpu_engine_open(TTPU_ENGINE_SOFTWARE, NULL, &eng, &err))
+	if (!f || ttpu_engine_open(TTPU_ENGINE_SOFTWARE, NULL, &eng, &err))
 		abort();	/* the software engine is always there */
 	if (ttpu_run(prog, eng, in, &res, &err)) {
-		check_error(&err);
-	} else {
-		f = open_memstream(&text, &len);
-		if (!f)
-			abort();
-		if (ttpu_result_write_json(res, f, 1, &err))
+		if (ttpu_error_write_json(&err, f))
 			abort();
 		fclose(f);
-		check_document("a response", text, len);
-		free(text);
+		check_document("an error document", text, *len);
+	} else {
+		if (ttpu_result_write_json(res, f, 0, &err))
+			abort();
+		fclose(f);
+		check_document("a response", text, *len);
 	}
 	ttpu_result_free(res);
 	ttpu_engine_close(eng);
+	return text;
 }
 
 /* @err as the error document the CLI would write; malloc'd. */
@@ -142,46 +143,6 @@ static char *compiled(ttpu_program *prog, size_t *len)
 }
 
 /*
- * The program at @text, which loaded with the direct command reader as
- * @rc, @prog and @err say, loads alike by json-c alone: the same error
- * document, or a program that compiles to the same bytes.
- */
-static void check_readers_agree(const char *text, size_t len, int rc,
-				const ttpu_program *prog, const struct ttpu_error *err)
-{
-	struct ttpu_error jerr;
-	ttpu_program *jprog = NULL;
-	char *want, *got;
-	size_t want_len, got_len;
-	int jrc;
-
-	ttpu_commands_direct = false;
-	jrc = ttpu_program_load_buffer(text, len, &jprog, &jerr);
-	ttpu_commands_direct = true;
-	if (jrc != rc) {
-		fprintf(stderr, "fuzz_ttpu: the direct reader loads with %d, json-c with %d\n",
-			rc, jrc);
-		abort();
-	}
-	if (rc) {
-		want = error_text(&jerr, &want_len);
-		got = error_text(err, &got_len);
-	} else {
-		if (ttpu_program_write_binary(prog, &got, &got_len, NULL))
-			abort();
-		want = compiled(jprog, &want_len);
-	}
-	if (want_len != got_len || memcmp(want, got, want_len)) {
-		fprintf(stderr, "fuzz_ttpu: the direct reader and json-c disagree:\n%.*s\n%.*s\n",
-			(int)got_len, rc ? got : "(a program)", (int)want_len,
-			rc ? want : "(another program)");
-		abort();
-	}
-	free(want);
-	free(got);
-}
-
-/*
  * Output elements above which a program is loaded and checked but not run:
  * a legal program may declare outputs of up to 2^28 elements, whose
  * response (gigabytes of text) no 10 s budget can write and check. The
@@ -204,6 +165,94 @@ static int outputs_small(const ttpu_program *prog)
 	return 1;
 }
 
+/* Both direct readers on (the library's default) or both off. */
+static void set_direct(bool direct)
+{
+	ttpu_commands_direct = direct;
+	ttpu_int_lists_direct = direct;
+}
+
+/* Two documents the two readers led to must be the same bytes. */
+static void check_same(const char *what, char *got, size_t got_len, char *want,
+		       size_t want_len)
+{
+	if (want_len != got_len || memcmp(want, got, want_len)) {
+		fprintf(stderr, "fuzz_ttpu: the direct readers and json-c disagree on %s:\n%.*s\n%.*s\n",
+			what, (int)got_len, got, (int)want_len, want);
+		abort();
+	}
+	free(want);
+	free(got);
+}
+
+/*
+ * The inputs @inputs of @prog read by the direct readers (into @in, as
+ * @rc and @err say) and by json-c alone: the same error document, or the
+ * same response when run (FUZZ_MAX_OUTPUT_ELEMS permitting).
+ */
+static void check_inputs_agree(const ttpu_program *prog, const char *inputs,
+			       size_t ilen, const ttpu_inputs *in, int rc,
+			       const struct ttpu_error *err)
+{
+	ttpu_inputs *jin = ttpu_inputs_new(prog);
+	struct ttpu_error jerr;
+	size_t want_len, got_len;
+	char *want, *got;
+	int jrc;
+
+	if (!jin)
+		abort();
+	set_direct(false);
+	jrc = ttpu_inputs_parse(jin, inputs, ilen, &jerr);
+	set_direct(true);
+	if (jrc != rc) {
+		fprintf(stderr, "fuzz_ttpu: inputs read with %d directly, %d by json-c\n", rc, jrc);
+		abort();
+	}
+	if (rc) {
+		check_same("inputs", error_text(err, &got_len), got_len,
+			   error_text(&jerr, &want_len), want_len);
+	} else if (outputs_small(prog)) {
+		got = run(prog, in, &got_len);
+		want = run(prog, jin, &want_len);
+		check_same("a run on inputs", got, got_len, want, want_len);
+	}
+	ttpu_inputs_free(jin);
+}
+
+/*
+ * The program at @text, which loaded with the direct command reader as
+ * @rc, @prog and @err say, loads alike by json-c alone: the same error
+ * document, or a program that compiles to the same bytes.
+ */
+static void check_readers_agree(const char *text, size_t len, int rc,
+				const ttpu_program *prog, const struct ttpu_error *err)
+{
+	struct ttpu_error jerr;
+	ttpu_program *jprog = NULL;
+	char *want, *got;
+	size_t want_len, got_len;
+	int jrc;
+
+	set_direct(false);
+	jrc = ttpu_program_load_buffer(text, len, &jprog, &jerr);
+	set_direct(true);
+	if (jrc != rc) {
+		fprintf(stderr, "fuzz_ttpu: the direct reader loads with %d, json-c with %d\n",
+			rc, jrc);
+		abort();
+	}
+	if (rc) {
+		want = error_text(&jerr, &want_len);
+		got = error_text(err, &got_len);
+	} else {
+		if (ttpu_program_write_binary(prog, &got, &got_len, NULL))
+			abort();
+		want = compiled(jprog, &want_len);
+	}
+	check_same(rc ? "an error" : "a program", got, got_len, want, want_len);
+}
+
 /* Load PROGRAM (plen bytes), parse INPUTS after it if any, run. */
 static void program_then_inputs(const char *text, size_t plen, const char *inputs,
 				size_t ilen)
@@ -211,6 +260,7 @@ static void program_then_inputs(const char *text, size_t plen, const char *input
 	struct ttpu_error err;
 	ttpu_program *prog = NULL;
 	ttpu_inputs *in = NULL;
+	size_t rlen;
 
 	int rc = ttpu_program_load_buffer(text, plen, &prog, &err);
 
@@ -223,10 +273,14 @@ static void program_then_inputs(const char *text, size_t plen, const char *input
 	in = ttpu_inputs_new(prog);
 	if (!in)
 		abort();
-	if (inputs && ttpu_inputs_parse(in, inputs, ilen, &err))
-		check_error(&err);
-	else if (outputs_small(prog))
-		run(prog, in);
+	if (inputs) {
+		rc = ttpu_inputs_parse(in, inputs, ilen, &err);
+		if (rc)
+			check_error(&err);
+		check_inputs_agree(prog, inputs, ilen, in, rc, &err);
+	} else if (outputs_small(prog)) {
+		free(run(prog, in, &rlen));
+	}
 	ttpu_inputs_free(in);
 	ttpu_program_free(prog);
 }
@@ -261,14 +315,45 @@ static void compiled_then_inputs(const uint8_t *data, size_t size)
 	free(fixed);
 }
 
+/*
+ * The whole input loaded as a request, the direct readers on or off: the
+ * error document, the response of a run, or (outputs too large to run)
+ * the program compiled; malloc'd.
+ */
+static char *request_outcome(const char *text, size_t size, bool direct,
+			     size_t *len)
+{
+	struct ttpu_error err;
+	ttpu_program *prog = NULL;
+	ttpu_inputs *in = NULL;
+	char *out;
+	int rc;
+
+	set_direct(direct);
+	rc = ttpu_request_load_buffer(text, size, &prog, &in, &err);
+	set_direct(true);
+	if (rc) {
+		if (direct)
+			check_error(&err);
+		return error_text(&err, len);
+	}
+	if (outputs_small(prog)) {
+		out = run(prog, in, len);
+		ttpu_inputs_free(in);
+		ttpu_program_free(prog);
+	} else {
+		ttpu_inputs_free(in);
+		out = compiled(prog, len);
+	}
+	return out;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
 	const char *nul = memchr(text, '\0', size);
-	size_t plen = nul ? (size_t)(nul - text) : size;
-	struct ttpu_error err;
-	ttpu_program *prog = NULL;
-	ttpu_inputs *in = NULL;
+	size_t plen = nul ? (size_t)(nul - text) : size, got_len, want_len;
+	char *got, *want;
 
 	if (!utf8_check) {
 		utf8_check = iconv_open("UTF-32LE", "UTF-8");
@@ -281,13 +366,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	program_then_inputs(text, plen, nul ? nul + 1 : NULL, nul ? size - plen - 1 : 0);
 
-	if (ttpu_request_load_buffer(text, size, &prog, &in, &err)) {
-		check_error(&err);
-	} else {
-		if (outputs_small(prog))
-			run(prog, in);
-		ttpu_inputs_free(in);
-		ttpu_program_free(prog);
-	}
+	got = request_outcome(text, size, true, &got_len);
+	want = request_outcome(text, size, false, &want_len);
+	check_same("a request", got, got_len, want, want_len);
 	return 0;
 }

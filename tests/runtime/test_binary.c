@@ -162,7 +162,54 @@ TEST_F(binary, foreign_version)
 {
 	((struct ttpb_header *)self->image)->version = TTPB_VERSION + 1;
 	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
-			       "format version 2, this library reads version 1"));
+			       "format version 3, this library reads version 2"));
+}
+
+/* Version 1 (FNV-1a checksum) is refused for its version, whatever its checksum says. */
+TEST_F(binary, older_version)
+{
+	((struct ttpb_header *)self->image)->version = 1;
+	EXPECT_TRUE(load_fails(self->image, self->len,
+			       "format version 1, this library reads version 2"));
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
+			       "format version 1, this library reads version 2"));
+}
+
+/*
+ * The checksum sees a word changed anywhere (every lane and the zero-padded
+ * tail) and two different words swapped, in the same lane or across lanes.
+ */
+TEST_F(binary, checksum_sees_changes_and_swaps)
+{
+	uint64_t base = ttpu_binary_checksum(self->image, self->len), a, b;
+	size_t words = self->len / 8, swaps = 0;
+
+	for (size_t i = 0; i < self->len; i++) {
+		/* The checksum field itself is taken as 0. */
+		if (i - offsetof(struct ttpb_header, checksum) < 8)
+			continue;
+		self->image[i] ^= 1;
+		ASSERT_NE(base, ttpu_binary_checksum(self->image, self->len)) TH_LOG("byte %zu", i);
+		self->image[i] ^= 1;
+	}
+	/* Swaps at distances of one word, one lane's step (8 words) and more. */
+	for (size_t d = 1; d <= 24; d++) {
+		for (size_t i = sizeof(struct ttpb_header) / 8; i + d < words; i += 5) {
+			memcpy(&a, self->image + 8 * i, 8);
+			memcpy(&b, self->image + 8 * (i + d), 8);
+			if (a == b)
+				continue;
+			memcpy(self->image + 8 * i, &b, 8);
+			memcpy(self->image + 8 * (i + d), &a, 8);
+			EXPECT_NE(base, ttpu_binary_checksum(self->image, self->len)) {
+				TH_LOG("words %zu and %zu swapped", i, i + d);
+			}
+			memcpy(self->image + 8 * i, &a, 8);
+			memcpy(self->image + 8 * (i + d), &b, 8);
+			swaps++;
+		}
+	}
+	ASSERT_LT(100, swaps);
 }
 
 TEST_F(binary, foreign_endian)

@@ -23,7 +23,8 @@
 
 #define TTPB_MAGIC "TTPB\0\r\n\x1a"	/* 8 bytes; catches text-mode mangling */
 #define TTPB_MAGIC_LEN 8
-#define TTPB_VERSION 1
+/* 2: the checksum became csum (program_binary.c); version 1 files are refused. */
+#define TTPB_VERSION 2
 #define TTPB_BYTE_ORDER 0x01020304u	/* as written by the producer */
 
 enum ttpb_section_id {
@@ -60,7 +61,7 @@ struct ttpb_header {
 	uint32_t header_size;	/* sizeof(struct ttpb_header) */
 	uint32_t nsections;	/* TTPB_NSECTIONS */
 	uint64_t file_size;
-	uint64_t checksum;	/* ttpb_checksum() of [header_size, file_size) */
+	uint64_t checksum;	/* ttpu_binary_checksum() of the whole file */
 	uint32_t name;		/* program name: offset in STRINGS */
 	uint32_t reserved;	/* 0 */
 	uint64_t ntmp;		/* plan: deferred tmp tiles per run */
@@ -83,10 +84,13 @@ extern const uint32_t ttpu_binary_record_sizes[TTPB_NSECTIONS];
 bool ttpu_binary_has_magic(const void *p, size_t len);
 
 /*
- * The checksum of a @len-byte image: 64-bit FNV-1a over its 8-byte words
- * in the producer's byte order (the tail zero-padded), the header's
- * checksum field taken as 0. A word at a time, so that checking a file
- * costs little next to mapping it.
+ * The checksum of a @len-byte image, the header's checksum field taken as
+ * 0: Fletcher-style 64-bit sums in 8 lanes over the image's 8-byte words
+ * in the producer's byte order (each 64-byte block adds its k-th pair of
+ * words to sum1[k], then sum1[k] to sum2[k]; the last block zero-padded),
+ * mixed with the length into one word (MurmurHash3's finaliser). Two words per vector
+ * instruction, so that checking a 12 MB file costs a few instructions per
+ * 64 bytes; Documentation/ttpu-binary.rst gives it exactly.
  */
 uint64_t ttpu_binary_checksum(const void *image, size_t len);
 

@@ -72,32 +72,12 @@ static bool scan_string(struct scan *sc, const char **str, size_t *len)
 }
 
 /*
- * At a digit: 0 or [1-9][0-9]* of at most 18 digits (below INT64_MAX). A
- * digit more (a leading zero, a 19th digit), a fraction, an exponent or
- * the window's end after it (the number may go on) is not plain.
+ * At a digit: 0 or [1-9][0-9]* of at most 18 digits (below INT64_MAX), as
+ * the direct reader of integer lists reads it (ttpu_js_plain_int()).
  */
 static bool scan_uint(struct scan *sc, int64_t *v)
 {
-	size_t i = sc->i, stop = sc->i + 18;
-	int64_t n = 0;
-	char c;
-
-	if (sc->s[i] == '0') {
-		i++;
-	} else {
-		if (stop > sc->end)
-			stop = sc->end;
-		while (i < stop && is_digit(sc->s[i]))
-			n = n * 10 + (sc->s[i++] - '0');
-	}
-	if (i >= sc->end)
-		return false;
-	c = sc->s[i];
-	if (is_digit(c) || c == '.' || c == 'e' || c == 'E')
-		return false;
-	sc->i = i;
-	*v = n;
-	return true;
+	return ttpu_js_plain_int(sc->s, &sc->i, sc->end, v);
 }
 
 /* true or false; what must follow a value is the caller's to check. */

@@ -138,18 +138,85 @@ static void w_str(struct writer *w, const char *s)
 	w_mem(w, s, strlen(s));
 }
 
+/* A string literal, its length known when compiled. */
+#define W_LIT(w, lit) w_mem(w, lit, sizeof(lit) - 1)
+
+/* @len free bytes at the buffer's end, flushing it first if need be. */
+static char *w_room(struct writer *w, size_t len)
+{
+	if (sizeof(w->buf) - w->n < len)
+		w_flush(w);
+	return w->buf + w->n;
+}
+
+/* The most an int64 takes in decimal: a sign and 19 digits. */
+#define INT_MAX_CHARS 20
+
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The digits of @u, @digits of them, ending at @end: two per division. */
+static inline void fmt_digits32(char *end, uint32_t u, unsigned int digits)
+{
+	while (digits >= 2) {
+		uint32_t r = u % 100;
+
+		u /= 100;
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * r, 2);
+		digits -= 2;
+	}
+	if (digits)
+		end[-1] = (char)('0' + u);
+}
+
+/* Decimal digits in @u: comparisons, no division. */
+static inline unsigned int digits32(uint32_t u)
+{
+	if (u < 100000)
+		return u < 100 ? 1 + (u >= 10) : u < 10000 ? 3 + (u >= 1000) : 5;
+	return u < 10000000 ? 6 + (u >= 1000000) : u < 1000000000 ? 8 + (u >= 100000000) : 10;
+}
+
+/* fmt_int() beyond 32 bits: the top part, then the 9 low digits, zero-padded. */
+static size_t fmt_u64_wide(char *dst, uint64_t u)
+{
+	uint64_t top = u / 1000000000;
+	size_t len = top > UINT32_MAX ? fmt_u64_wide(dst, top) : digits32((uint32_t)top);
+
+	if (top <= UINT32_MAX)
+		fmt_digits32(dst + len, (uint32_t)top, (unsigned int)len);
+	fmt_digits32(dst + len + 9, (uint32_t)(u % 1000000000), 9);
+	return len + 9;
+}
+
+/*
+ * @v in decimal at @dst (INT_MAX_CHARS bytes of room); returns its length.
+ * A response holds hundreds of thousands of numbers (pass ids, values),
+ * almost all below 2^32: those are made in 32-bit arithmetic, two digits
+ * per division, straight into place, inline in the loops that write them.
+ */
+static inline __attribute__((always_inline)) size_t fmt_int(char *dst, int64_t v)
+{
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t neg = v < 0, len;
+
+	dst[0] = '-';
+	dst += neg;
+	if (u > UINT32_MAX)
+		return neg + fmt_u64_wide(dst, u);
+	len = digits32((uint32_t)u);
+	fmt_digits32(dst + len, (uint32_t)u, (unsigned int)len);
+	return neg + len;
+}
+
 static void w_int(struct writer *w, int64_t v)
 {
-	char tmp[24], *p = tmp + sizeof(tmp);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	char *p = w_room(w, INT_MAX_CHARS);
 
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	w_mem(w, p, (size_t)(tmp + sizeof(tmp) - p));
+	w->n += fmt_int(p, v);
 }
 
 /* A JSON string: quotes, backslashes and control characters escaped. */
@@ -185,13 +252,19 @@ static void w_key_int(struct writer *w, const char *key, int64_t v, bool more)
 
 static void w_row(struct writer *w, const int32_t *v, size_t n)
 {
-	w_mem(w, "[", 1);
+	char *p;
+
+	W_LIT(w, "[");
 	for (size_t i = 0; i < n; i++) {
-		if (i)
-			w_mem(w, ", ", 2);
-		w_int(w, v[i]);
+		p = w_room(w, 2 + INT_MAX_CHARS);
+		if (i) {
+			memcpy(p, ", ", 2);
+			w->n += 2;
+			p += 2;
+		}
+		w->n += fmt_int(p, v[i]);
 	}
-	w_mem(w, "]", 1);
+	W_LIT(w, "]");
 }
 
 static void w_output(struct writer *w, const struct ttpu_result_output *o)
@@ -262,9 +335,20 @@ int ttpu_result_write_json(const ttpu_result *res, FILE *f, int with_stats,
 	}
 	w_str(w, "}, \"passes\": [");
 	for (size_t i = 0; i < res->npasses; i++) {
-		w_str(w, i ? ", {\"id\": " : "{\"id\": ");
-		w_int(w, res->pass_ids[i]);
-		w_str(w, ", \"cycles\": 15}");
+		/* Made in place, in one piece: a response can hold 100k of them. */
+		static const char id[] = "{\"id\": ", cycles[] = ", \"cycles\": 15}";
+		char *p = w_room(w, 2 + sizeof(id) + INT_MAX_CHARS + sizeof(cycles)), *q = p;
+
+		if (i) {
+			memcpy(q, ", ", 2);
+			q += 2;
+		}
+		memcpy(q, id, sizeof(id) - 1);
+		q += sizeof(id) - 1;
+		q += fmt_int(q, res->pass_ids[i]);
+		memcpy(q, cycles, sizeof(cycles) - 1);
+		q += sizeof(cycles) - 1;
+		w->n += (size_t)(q - p);
 	}
 	w_str(w, "], ");
 	w_key_int(w, "totalCycles", (int64_t)res->stats.total_cycles, true);

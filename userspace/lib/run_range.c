@@ -84,10 +84,20 @@ static const uint8_t *blockmax_of(struct ttpu_range *rg, const struct ttpu_run_c
 		memset(m, 0, gr * gc);
 	}
 	for (size_t r = 0; r < b->rows; r++) {
+		const int8_t *dr = d + r * b->cols;
 		uint8_t *row = m + (r / TTPU_TILE) * gc;
+		size_t c = 0, t = 0;
 
-		for (size_t c = 0; c < b->cols; c++)
-			row[c / TTPU_TILE] = absmax_i8(row[c / TTPU_TILE], d[r * b->cols + c]);
+		/* A tile's columns at a time: one load and store of its maximum. */
+		for (; c + TTPU_TILE <= b->cols; c += TTPU_TILE, t++) {
+			uint8_t x = row[t];
+
+			for (size_t k = 0; k < TTPU_TILE; k++)
+				x = absmax_i8(x, dr[c + k]);
+			row[t] = x;
+		}
+		for (; c < b->cols; c++)
+			row[t] = absmax_i8(row[t], dr[c]);
 	}
 	rg->blockmax_version[buf] = ctx->version[buf];
 	return m;

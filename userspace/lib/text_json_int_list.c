@@ -68,6 +68,16 @@ static int bad_value(struct ttpu_jstream *js, ttpu_js_pos at, const char *path,
 	return ret;
 }
 
+/* @value (as text) lies outside [@lo, @hi]: both readers report it here. */
+static int out_of_range(struct ttpu_jstream *js, const char *path, long row,
+			long col, long element, const char *value, int64_t lo,
+			int64_t hi, const char *dtype)
+{
+	return bad_value(js, 0, path, row, col, element,
+			 "value %s does not fit %s (%lld..%lld)", value, dtype,
+			 (long long)lo, (long long)hi);
+}
+
 static int check_value(struct ttpu_jstream *js, const char *path,
 		       struct json_object *obj, long row, long col,
 		       long element, int64_t lo, int64_t hi,
@@ -80,12 +90,27 @@ static int check_value(struct ttpu_jstream *js, const char *path,
 		return bad_value(js, 0, path, row, col, element,
 				 "expected an integer, got %s", ttpu_js_describe(obj));
 	if (r == 2 || v < lo || v > hi)
-		return bad_value(js, 0, path, row, col, element,
-				 "value %s does not fit %s (%lld..%lld)",
-				 json_object_get_string(obj), dtype,
-				 (long long)lo, (long long)hi);
+		return out_of_range(js, path, row, col, element,
+				    json_object_get_string(obj), lo, hi, dtype);
 	*out = (int32_t)v;
 	return 0;
+}
+
+/*
+ * The direct reader's values are in @out already: report the first out of
+ * range as check_value() would have (json-c writes an int64 as "%lld").
+ */
+static int check_direct(struct ttpu_jstream *js, const char *path,
+			const struct ttpu_direct_ints *d, long row,
+			size_t n0, int64_t lo, int64_t hi, const char *dtype)
+{
+	char value[24];
+
+	if (d->bad == SIZE_MAX)
+		return 0;
+	snprintf(value, sizeof(value), "%lld", (long long)d->bad_value);
+	return out_of_range(js, path, row, row >= 0 ? (long)d->bad : (long)n0,
+			    (long)(n0 + d->bad), value, lo, hi, dtype);
 }
 
 /*
@@ -157,8 +182,9 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 	char where[TTPU_ERROR_NAME_MAX + 24];
 	long long extra;
 	struct json_object *obj = NULL;
-	bool first = true;
-	size_t i, len;
+	struct ttpu_direct_ints d;
+	bool first = true, direct;
+	size_t i, len, n0;
 	int32_t v;
 	int ret, c;
 
@@ -180,7 +206,15 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 					       r, r, n);
 			break;
 		}
-		if (c == '[' && rank == 2 && (extra = row_overflow(js, cols))) {
+		n0 = out->n;
+		/*
+		 * A plain row of at most @cols in the window is read before the
+		 * byte scan below is needed: that scan, and json-c, only ever
+		 * see what the direct reader left (untouched).
+		 */
+		direct = ttpu_int_lists_direct && c == '[' && rank == 2 &&
+			 ttpu_js_ints_scan_direct(js, true, cols, lo, hi, out, &d);
+		if (!direct && c == '[' && rank == 2 && (extra = row_overflow(js, cols))) {
 			ttpu_js_path(where, sizeof(where), "%s[%zu]", path, out->nrows);
 			if (extra < 0) {
 				ret = (int)extra;
@@ -203,22 +237,33 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 					       n, n);
 			break;
 		}
-		ret = ttpu_js_value(js, path, &obj);
-		if (ret)
-			break;
+		/* The row may be whole in the window now (row_overflow() read on). */
+		if (!direct)
+			direct = ttpu_int_lists_direct &&
+				 ttpu_js_ints_scan_direct(js, c == '[',
+							  rank == 2 ? cols : UINT64_MAX,
+							  lo, hi, out, &d);
+		if (!direct) {
+			ret = ttpu_js_value(js, path, &obj);
+			if (ret)
+				break;
+		}
 		if (c == '[') {
 			if (out->depth == 1) {
 				ret = ttpu_js_error(js, path, "mixes integers and lists at row %zu",
-						    out->nrows + out->n);
+						    out->nrows + n0);
 				break;
 			}
 			out->depth = 2;
-			len = json_object_array_length(obj);
+			len = direct ? d.len : json_object_array_length(obj);
 			if (len > UINT32_MAX) {
 				ret = ttpu_js_error(js, path, "row %zu is too long", out->nrows);
 				break;
 			}
-			for (i = 0; i < len && !ret; i++) {
+			if (direct)
+				ret = check_direct(js, path, &d, (long)out->nrows, n0, lo, hi,
+						   dtype);
+			for (i = 0; i < len && !ret && !direct; i++) {
 				ret = check_value(js, path, json_object_array_get_idx(obj, i),
 						  (long)out->nrows, (long)i, (long)out->n,
 						  lo, hi, dtype, &v);
@@ -234,6 +279,10 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 				break;
 			}
 			out->depth = 1;
+			if (direct) {
+				ret = check_direct(js, path, &d, -1, n0, lo, hi, dtype);
+				continue;
+			}
 			ret = check_value(js, path, obj, -1, (long)out->n, (long)out->n,
 					  lo, hi, dtype, &v);
 			if (!ret)

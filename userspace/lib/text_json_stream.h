@@ -8,7 +8,8 @@
  * each small element with ttpu_js_value(), freeing it at once. So memory
  * stays proportional to one element, never to the document. Two readers
  * scan the window themselves instead, where json-c's objects would cost
- * most: lists of integers (text_json_int_list.c) and plain commands
+ * most: lists of integers (text_json_int_list.c, its plain rows
+ * text_json_int_list_direct.c) and plain commands
  * (program_read_command_direct.c).
  *
  * The text is either all in memory (ttpu_js_init) or read from a file
@@ -204,6 +205,69 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 			    int rank, uint64_t rows, uint64_t cols,
 			    struct ttpu_int_list *out);
 void ttpu_int_list_free(struct ttpu_int_list *l);
+/*
+ * A plain integer (optional '-', 0 or [1-9][0-9]* of at most 18 digits)
+ * at @s[*@i], not followed by a digit, '.', 'e' or 'E' before @end: true
+ * with *@v set and *@i after it; false when not plain or when it may go on
+ * past @end. Both direct readers' integers (text_json_int_list_direct.c,
+ * program_read_command_direct.c); inline, as it runs once per number.
+ */
+static inline bool ttpu_js_plain_int(const char *s, size_t *i, size_t end,
+				     int64_t *v)
+{
+	size_t p = *i, stop;
+	bool neg = s[p] == '-';
+	int64_t n = 0;
+	char c;
+
+	if (neg && ++p >= end)
+		return false;
+	if (s[p] == '0') {
+		p++;
+	} else if (s[p] >= '1' && s[p] <= '9') {
+		stop = end - p > 18 ? p + 18 : end;
+		while (p < stop && (unsigned char)(s[p] - '0') < 10)
+			n = n * 10 + (s[p++] - '0');
+	} else {
+		return false;
+	}
+	if (p >= end)
+		return false;
+	c = s[p];
+	if ((unsigned char)(c - '0') < 10 || c == '.' || c == 'e' || c == 'E')
+		return false;
+	*i = p;
+	*v = neg ? -n : n;
+	return true;
+}
+
+/* What ttpu_js_ints_scan_direct() found besides the values. */
+struct ttpu_direct_ints {
+	size_t len;			/* elements taken */
+	size_t bad;			/* the first outside [lo, hi], or SIZE_MAX */
+	int64_t bad_value;		/* its value */
+};
+
+/*
+ * The element at the cursor (a row of at most @max integers when @row,
+ * else one integer) read straight from the window, without json-c, when
+ * it is plain (see text_json_int_list_direct.c): true with its values appended to @out (each outside [@lo, @hi]
+ * as 0, the first of them in @d), the cursor after it and
+ * js->elem_start/elem_mark on it, as ttpu_js_value() leaves them; false
+ * ("not mine") with @js and @out untouched, for json-c to read it and
+ * report any error in it.
+ */
+bool ttpu_js_ints_scan_direct(struct ttpu_jstream *js, bool row, uint64_t max,
+			      int64_t lo, int64_t hi, struct ttpu_int_list *out,
+			      struct ttpu_direct_ints *d);
+
+/*
+ * Whether ttpu_js_int_list_shaped() tries ttpu_js_ints_scan_direct()
+ * before json-c: true, except in the tests that read every list both ways
+ * and require the same outcome. Internal, as ttpu_commands_direct is.
+ */
+extern bool ttpu_int_lists_direct;
+
 /* @l must have the layout of shape [@cols] (@rank 1) or [@rows, @cols]. */
 int ttpu_js_int_list_shape(struct ttpu_jstream *js, const char *path,
 			   const struct ttpu_int_list *l, int rank,
