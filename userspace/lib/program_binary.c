@@ -3,6 +3,7 @@
  * program_binary.c - what the writer and the loader of compiled programs
  * share: the magic test, the checksum, the record size of each section
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "plan.h"
@@ -45,27 +46,43 @@ struct csum {
 	uint64_t len;
 };
 
-/* @n whole blocks at @b; the sums in locals, so that they stay in registers. */
+/* One block's words into the sums. */
+#define CSUM_ADD_BLOCK(b) do {						\
+	u64x2 w0, w1, w2, w3;						\
+									\
+	memcpy(&w0, (b), sizeof(w0));					\
+	memcpy(&w1, (b) + 16, sizeof(w1));				\
+	memcpy(&w2, (b) + 32, sizeof(w2));				\
+	memcpy(&w3, (b) + 48, sizeof(w3));				\
+	a0 += w0;							\
+	a1 += w1;							\
+	a2 += w2;							\
+	a3 += w3;							\
+	b0 += a0;							\
+	b1 += a1;							\
+	b2 += a2;							\
+	b3 += a3;							\
+} while (0)
+
+/*
+ * @n whole blocks at @b; the sums in locals, so that they stay in
+ * registers. Where @b is 16-byte aligned (a mapping; x86-64's malloc),
+ * the compiler may add straight from memory, as SSE2 allows only then:
+ * the same sums in a quarter fewer instructions.
+ */
 static void csum_blocks(struct csum *c, const unsigned char *b, size_t n)
 {
 	u64x2 a0 = c->sum1[0], a1 = c->sum1[1], a2 = c->sum1[2], a3 = c->sum1[3];
 	u64x2 b0 = c->sum2[0], b1 = c->sum2[1], b2 = c->sum2[2], b3 = c->sum2[3];
 
-	for (; n; n--, b += CSUM_BLOCK) {
-		u64x2 w0, w1, w2, w3;
+	if ((uintptr_t)b % sizeof(u64x2) == 0) {
+		const unsigned char *v = __builtin_assume_aligned(b, sizeof(u64x2));
 
-		memcpy(&w0, b, sizeof(w0));
-		memcpy(&w1, b + 16, sizeof(w1));
-		memcpy(&w2, b + 32, sizeof(w2));
-		memcpy(&w3, b + 48, sizeof(w3));
-		a0 += w0;
-		a1 += w1;
-		a2 += w2;
-		a3 += w3;
-		b0 += a0;
-		b1 += a1;
-		b2 += a2;
-		b3 += a3;
+		for (; n; n--, v += CSUM_BLOCK)
+			CSUM_ADD_BLOCK(v);
+	} else {
+		for (; n; n--, b += CSUM_BLOCK)
+			CSUM_ADD_BLOCK(b);
 	}
 	c->sum1[0] = a0;
 	c->sum1[1] = a1;

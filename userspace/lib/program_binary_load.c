@@ -23,6 +23,7 @@
 #include "error.h"
 #include "plan.h"
 #include "program_binary.h"
+#include "program_binary_check.h"
 #include "program_load.h"
 #include "program_names.h"
 #include "text_utf8.h"
@@ -196,57 +197,6 @@ static int check_buffers(struct image *im)
 	return 0;
 }
 
-static bool is_buffer(const struct ttpu_program *p, uint32_t b)
-{
-	return b < p->nbuffers;
-}
-
-static bool is_i8_window(const struct ttpu_program *p, const struct ttpu_window *w)
-{
-	return is_buffer(p, w->buf) && p->buffers[w->buf].dtype == TTPU_DTYPE_I8;
-}
-
-/* An epilogue's bias: none, or a buffer with an element for each dst column. */
-static bool bias_ok(const struct ttpu_program *p, const struct ttpu_window *dst, uint32_t bias)
-{
-	return is_buffer(p, dst->buf) &&
-	       (bias == TTPU_NO_BUFFER ||
-		(is_buffer(p, bias) && p->buffers[bias].rows == 1 &&
-		 p->buffers[bias].cols >= p->buffers[dst->buf].cols));
-}
-
-/* host_add's operand: the result's count, or a row it repeats. */
-static bool operand_ok(const struct ttpu_program *p, uint32_t dst, uint32_t x)
-{
-	return is_buffer(p, x) && (p->buffers[x].count == p->buffers[dst].count ||
-				   p->buffers[dst].count % p->buffers[x].count == 0);
-}
-
-static bool command_ok(const struct ttpu_program *p, const struct ttpu_command *c, size_t i)
-{
-	if (c->relu > 1)
-		return false;
-	switch (c->op) {
-	case TTPU_OP_ALLOC:
-		return is_buffer(p, c->u.alloc.buf);
-	case TTPU_OP_PASS:
-		return c->u.pass.slot < p->npasses && p->pass_cmd[c->u.pass.slot] == i &&
-		       is_i8_window(p, &c->u.pass.a) && is_i8_window(p, &c->u.pass.b);
-	case TTPU_OP_ACC:
-		return c->u.acc.slot < p->npasses && bias_ok(p, &c->u.acc.dst, c->u.acc.bias);
-	case TTPU_OP_EPILOGUE:
-		return bias_ok(p, &c->u.epilogue.dst, c->u.epilogue.bias);
-	case TTPU_OP_HOST_ADD:
-		return is_buffer(p, c->u.add.dst) && operand_ok(p, c->u.add.dst, c->u.add.a) &&
-		       operand_ok(p, c->u.add.dst, c->u.add.b);
-	case TTPU_OP_HOST_RELU:
-		return is_buffer(p, c->u.relu.dst) && is_buffer(p, c->u.relu.src) &&
-		       p->buffers[c->u.relu.src].count >= p->buffers[c->u.relu.dst].count;
-	default:
-		return false;
-	}
-}
-
 static int check_commands(struct image *im)
 {
 	struct ttpu_program *p = im->prog;
@@ -257,40 +207,61 @@ static int check_commands(struct image *im)
 	p->pass_cmd = sec(im, TTPB_PASS_CMD);
 	p->npasses = count(im, TTPB_PASS_IDS);
 	memcpy(&p->measured, sec(im, TTPB_MEASURED), sizeof(p->measured));
+	if (ttpu_binary_verify_mode != TTPU_VERIFY_PRECISE && ttpu_binary_commands_fast(p))
+		return 0;
+	if (ttpu_binary_verify_mode == TTPU_VERIFY_FAST_ONLY)
+		return bad(im, "the fast check refused the commands");
 	for (size_t s = 0; s < p->npasses; s++)
-		if (p->pass_cmd[s] >= p->ncmds || p->cmds[p->pass_cmd[s]].op != TTPU_OP_PASS)
+		if (!ttpu_binary_pass_slot_ok(p, s))
 			return bad(im, "pass slot %zu: command %u is not a pass", s, p->pass_cmd[s]);
 	for (size_t i = 0; i < p->ncmds; i++)
-		if (!command_ok(p, &p->cmds[i], i))
+		if (!ttpu_binary_command_ok(p, &p->cmds[i], i))
 			return bad(im, "commands[%zu]: an op, buffer, slot or bias out of range", i);
 	return 0;
 }
 
-static bool range_ok(uint64_t first, uint64_t n, uint64_t total)
-{
-	return first <= total && n <= total - first;
-}
-
-static int check_chain(struct image *im, const struct ttpu_stage *st, const struct ttpu_chain *ch)
+/* The plan's records one by one, naming the first that is wrong. */
+static int check_plan_precisely(struct image *im)
 {
 	const struct ttpu_program *p = im->prog;
 	const struct ttpu_plan *pl = p->plan;
-	const struct ttpu_job *job;
+	size_t most_jobs = 0;
 
-	if (ch->job < st->first_job || ch->job - st->first_job >= st->njobs || !ch->nsteps ||
-	    !range_ok(ch->first_step, ch->nsteps, pl->nsteps) || ch->relu > 1 ||
-	    !bias_ok(p, &ch->dst, ch->bias))
-		return -1;
-	job = &pl->jobs[ch->job];
-	for (uint32_t s = 0; s < ch->nsteps; s++) {
-		const struct ttpu_step *x = &pl->steps[ch->first_step + s];
+	for (size_t s = 0; s < p->npasses; s++)
+		if (pl->tmp_index[s] != UINT32_MAX && pl->tmp_index[s] >= pl->ntmp)
+			return bad(im, "pass slot %zu: tmp tile %u of %zu", s, pl->tmp_index[s], pl->ntmp);
+	for (size_t j = 0; j < pl->njobs; j++)
+		if (!ttpu_binary_range_ok(pl->jobs[j].first_link, pl->jobs[j].nlinks, pl->nlinks))
+			return bad(im, "job %zu: links outside the links section", j);
+	for (size_t l = 0; l < pl->nlinks; l++)
+		if (!ttpu_binary_i8_buffer(p, pl->links[l].a.buf) ||
+		    !ttpu_binary_i8_buffer(p, pl->links[l].b.buf) || pl->links[l].pass_cmd >= p->ncmds)
+			return bad(im, "link %zu: an operand or pass out of range", l);
+	for (size_t i = 0; i < pl->nstages; i++) {
+		const struct ttpu_stage *st = &pl->stages[i];
 
-		if (x->acc_cmd >= p->ncmds || x->slot >= p->npasses)
-			return -1;
-		if (x->link == TTPU_NO_LINK ? pl->tmp_index[x->slot] == UINT32_MAX :
-		    x->link < job->first_link || x->link - job->first_link >= job->nlinks)
-			return -1;
+		if (st->njobs > most_jobs)
+			most_jobs = st->njobs;
+		if (!ttpu_binary_stage_ok(p, st))
+			return bad(im, "stage %zu: a kind, command, job, chain or deferred range out of range", i);
+		for (uint32_t k = 0; k < st->nchains; k++) {
+			const struct ttpu_chain *ch = &pl->chains[st->first_chain + k];
+			bool ok = ttpu_binary_chain_ok(p, st, ch);
+
+			for (uint32_t s = 0; ok && s < ch->nsteps; s++)
+				ok = ttpu_binary_step_ok(p, &pl->jobs[ch->job], &pl->steps[ch->first_step + s]);
+			if (!ok)
+				return bad(im, "stage %zu, chain %u: a job, step, link or bias out of range",
+					   i, k);
+		}
+		for (uint32_t d = 0; d < st->ndeferred; d++)
+			if (!ttpu_binary_deferred_ok(p, st, &pl->deferred[st->first_deferred + d]))
+				return bad(im, "stage %zu, deferred %u: a job or slot out of range", i, d);
 	}
+	/* a run allocates by it: it must be what the stages say, not merely above it */
+	if (im->h->max_stage_jobs != most_jobs)
+		return bad(im, "plan: largest stage of %zu jobs, not the %llu stated",
+			   most_jobs, (unsigned long long)im->h->max_stage_jobs);
 	return 0;
 }
 
@@ -321,50 +292,11 @@ static int check_plan(struct image *im)
 		return bad(im, "plan: largest stage stated as %llu jobs, above the %zu of the plan",
 			   (unsigned long long)im->h->max_stage_jobs, pl->njobs);
 	pl->max_stage_jobs = im->h->max_stage_jobs;
-
-	for (size_t s = 0; s < p->npasses; s++)
-		if (pl->tmp_index[s] != UINT32_MAX && pl->tmp_index[s] >= pl->ntmp)
-			return bad(im, "pass slot %zu: tmp tile %u of %zu", s, pl->tmp_index[s], pl->ntmp);
-	for (size_t j = 0; j < pl->njobs; j++)
-		if (!range_ok(pl->jobs[j].first_link, pl->jobs[j].nlinks, pl->nlinks))
-			return bad(im, "job %zu: links outside the links section", j);
-	for (size_t l = 0; l < pl->nlinks; l++)
-		if (!is_i8_window(p, &pl->links[l].a) || !is_i8_window(p, &pl->links[l].b) ||
-		    pl->links[l].pass_cmd >= p->ncmds)
-			return bad(im, "link %zu: an operand or pass out of range", l);
-	size_t most_jobs = 0;
-
-	for (size_t i = 0; i < pl->nstages; i++) {
-		const struct ttpu_stage *st = &pl->stages[i];
-
-		if (st->njobs > most_jobs)
-			most_jobs = st->njobs;
-		if (st->kind > TTPU_STAGE_MATMUL || st->first_cmd >= st->end_cmd ||
-		    st->end_cmd > p->ncmds || st->acc_writes_operand > 1 ||
-		    (st->kind == TTPU_STAGE_HOST &&
-		     (st->end_cmd != st->first_cmd + 1 || p->cmds[st->first_cmd].op == TTPU_OP_PASS ||
-		      p->cmds[st->first_cmd].op == TTPU_OP_ACC)) ||
-		    !range_ok(st->first_job, st->njobs, pl->njobs) || st->njobs > pl->max_stage_jobs ||
-		    !range_ok(st->first_chain, st->nchains, pl->nchains) ||
-		    !range_ok(st->first_deferred, st->ndeferred, pl->ndeferred))
-			return bad(im, "stage %zu: a kind, command, job, chain or deferred range out of range", i);
-		for (uint32_t k = 0; k < st->nchains; k++)
-			if (check_chain(im, st, &pl->chains[st->first_chain + k]))
-				return bad(im, "stage %zu, chain %u: a job, step, link or bias out of range",
-					   i, k);
-		for (uint32_t d = 0; d < st->ndeferred; d++) {
-			const struct ttpu_deferred *x = &pl->deferred[st->first_deferred + d];
-
-			if (x->job < st->first_job || x->job - st->first_job >= st->njobs ||
-			    x->slot >= p->npasses || pl->tmp_index[x->slot] == UINT32_MAX)
-				return bad(im, "stage %zu, deferred %u: a job or slot out of range", i, d);
-		}
-	}
-	/* a run allocates by it: it must be what the stages say, not merely above it */
-	if (im->h->max_stage_jobs != most_jobs)
-		return bad(im, "plan: largest stage of %zu jobs, not the %llu stated",
-			   most_jobs, (unsigned long long)im->h->max_stage_jobs);
-	return 0;
+	if (ttpu_binary_verify_mode != TTPU_VERIFY_PRECISE && ttpu_binary_plan_fast(p))
+		return 0;
+	if (ttpu_binary_verify_mode == TTPU_VERIFY_FAST_ONLY)
+		return bad(im, "the fast check refused the plan");
+	return check_plan_precisely(im);
 }
 
 int ttpu_binary_load(void *image, size_t len, bool unmap, ttpu_program **out,
