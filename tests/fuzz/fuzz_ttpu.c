@@ -9,7 +9,10 @@
  * (.ttpb, starting with its magic) ends where its header's file_size says,
  * and is loaded twice: as it is, and with its checksum made right, since
  * the checksum alone would turn almost every mutation away before the
- * checks of each offset, count and index that follow it. Besides crashes,
+ * checks of each offset, count and index that follow it; each of the two
+ * is also loaded with the loader's fast verifier alone, its precise
+ * checker alone and both (program_binary_check.h), which must accept the
+ * same and, both against precise, end the same. Besides crashes,
  * leaks and hangs (ASan, UBSan, libFuzzer), every document the library
  * writes must be valid UTF-8 and exactly one JSON value, and a JSON
  * program, its inputs and a request must load the same with the direct
@@ -33,6 +36,7 @@
 
 #include "ttpu-run.h"
 #include "program_binary.h"
+#include "program_binary_check.h"
 #include "program_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -285,6 +289,34 @@ static void program_then_inputs(const char *text, size_t plen, const char *input
 	ttpu_program_free(prog);
 }
 
+/*
+ * @image loaded with the fast verifier alone, the precise checker alone and
+ * both: the first two accept the same, the last two end the same.
+ */
+static void check_verifiers_agree(const char *image, size_t len)
+{
+	static const enum ttpu_binary_verify modes[] = {
+		TTPU_VERIFY_FAST_ONLY, TTPU_VERIFY_PRECISE, TTPU_VERIFY_FAST,
+	};
+	struct ttpu_error e[3];
+	int rc[3];
+
+	for (int m = 0; m < 3; m++) {
+		ttpu_program *prog = NULL;
+
+		ttpu_binary_verify_mode = modes[m];
+		rc[m] = ttpu_program_load_buffer(image, len, &prog, &e[m]);
+		ttpu_program_free(prog);
+	}
+	ttpu_binary_verify_mode = TTPU_VERIFY_FAST;
+	if (!rc[0] != !rc[1] || rc[2] != rc[1] ||
+	    (rc[1] && (e[1].kind != e[2].kind || strcmp(e[1].message, e[2].message)))) {
+		fprintf(stderr, "fuzz_ttpu: the compiled loader's checks disagree: fast %d, precise %d \"%s\", both %d \"%s\"\n",
+			rc[0], rc[1], rc[1] ? e[1].message : "", rc[2], rc[2] ? e[2].message : "");
+		abort();
+	}
+}
+
 /* A compiled program, then "\0INPUTS" after its file_size bytes. */
 static void compiled_then_inputs(const uint8_t *data, size_t size)
 {
@@ -303,6 +335,7 @@ static void compiled_then_inputs(const uint8_t *data, size_t size)
 		inputs = (const char *)data + plen + 1;
 	program_then_inputs((const char *)data, plen, inputs,
 			    inputs ? size - plen - 1 : 0);
+	check_verifiers_agree((const char *)data, plen);
 	if (plen < sizeof(struct ttpb_header))
 		return;
 	fixed = malloc(plen);
@@ -312,6 +345,7 @@ static void compiled_then_inputs(const uint8_t *data, size_t size)
 	sum = ttpu_binary_checksum(fixed, plen);
 	memcpy(fixed + offsetof(struct ttpb_header, checksum), &sum, sizeof(sum));
 	program_then_inputs(fixed, plen, inputs, inputs ? size - plen - 1 : 0);
+	check_verifiers_agree(fixed, plen);
 	free(fixed);
 }
 

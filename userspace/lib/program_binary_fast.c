@@ -53,6 +53,13 @@ static bool plain(const struct ttpu_command *c, unsigned int op)
 	return (c->op | (unsigned int)c->relu << 8) == op;
 }
 
+/* An acc without relu or bias into an existing buffer from a slot below @np. */
+static bool acc_common(const struct ttpu_command *c, uint32_t np, uint32_t nb)
+{
+	return plain(c, TTPU_OP_ACC) && c->u.acc.bias == TTPU_NO_BUFFER &&
+	       c->u.acc.slot < np && c->u.acc.dst.buf < nb;
+}
+
 /*
  * The commands from @s->i on while each is a pass on the operands of the
  * last one checked or an acc without bias, neither with relu, and valid;
@@ -73,8 +80,12 @@ static void scan_common(const struct ttpu_program *p, struct cmd_scan *s)
 			    c->u.pass.a.buf != ok_a || c->u.pass.b.buf != ok_b)
 				break;
 			npass++;
-		} else if (!plain(c, TTPU_OP_ACC) || c->u.acc.bias != TTPU_NO_BUFFER ||
-			   c->u.acc.slot >= np || c->u.acc.dst.buf >= nb) {
+			/* most passes have their acc next: taken without a turn of the loop */
+			if (i + 1 == n || !acc_common(c + 1, np, nb))
+				continue;
+			i++;
+			c++;
+		} else if (!acc_common(c, np, nb)) {
 			break;
 		}
 	}
