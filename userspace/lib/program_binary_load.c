@@ -9,6 +9,9 @@
  * steps, tmp slots), so that a corrupt or hostile file is a SchemaError
  * saying what is wrong and never a read outside the image or a buffer.
  * The plan is checked, not rebuilt: loading costs one pass over the image.
+ * Commands and plan go through the fast verifier first
+ * (program_binary_fast.c); only if it says no are they walked record by
+ * record here, through program_binary_check.c, to name the first wrong one.
  */
 #include <errno.h>
 #include <fcntl.h>
