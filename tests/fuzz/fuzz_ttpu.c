@@ -36,8 +36,8 @@
 
 #include "ttpu-run.h"
 #include "program_binary.h"
-#include "program_binary_check.h"
 #include "program_read.h"
+#include "../lib/binary_verdicts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -289,30 +289,13 @@ static void program_then_inputs(const char *text, size_t plen, const char *input
 	ttpu_program_free(prog);
 }
 
-/*
- * @image loaded with the fast verifier alone, the precise checker alone and
- * both: the first two accept the same, the last two end the same.
- */
+/* @image loaded three ways (binary_verdicts.h), which must agree. */
 static void check_verifiers_agree(const char *image, size_t len)
 {
-	static const enum ttpu_binary_verify modes[] = {
-		TTPU_VERIFY_FAST_ONLY, TTPU_VERIFY_PRECISE, TTPU_VERIFY_FAST,
-	};
-	struct ttpu_error e[3];
-	int rc[3];
+	struct binary_verdicts v;
 
-	for (int m = 0; m < 3; m++) {
-		ttpu_program *prog = NULL;
-
-		ttpu_binary_verify_mode = modes[m];
-		rc[m] = ttpu_program_load_buffer(image, len, &prog, &e[m]);
-		ttpu_program_free(prog);
-	}
-	ttpu_binary_verify_mode = TTPU_VERIFY_FAST;
-	if (!rc[0] != !rc[1] || rc[2] != rc[1] ||
-	    (rc[1] && (e[1].kind != e[2].kind || strcmp(e[1].message, e[2].message)))) {
-		fprintf(stderr, "fuzz_ttpu: the compiled loader's checks disagree: fast %d, precise %d \"%s\", both %d \"%s\"\n",
-			rc[0], rc[1], rc[1] ? e[1].message : "", rc[2], rc[2] ? e[2].message : "");
+	if (!binary_verdicts_agree(image, len, &v)) {
+		binary_verdicts_print(stderr, "fuzz_ttpu: the compiled loader's checks disagree: ", &v);
 		abort();
 	}
 }

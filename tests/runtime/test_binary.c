@@ -26,8 +26,8 @@
 #include "kselftest_harness.h"
 #include "plan.h"
 #include "program_binary.h"
-#include "program_binary_check.h"
 #include "rt.h"
+#include "../lib/binary_verdicts.h"
 
 #define PROG RT_PROG(RT_BUF("A", "i8", "[4,8]", "input") ","			\
 	RT_CONST("W", "i8", "[8,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1],"	\
@@ -323,39 +323,20 @@ struct verdicts {
 	unsigned long fast_refused;	/* rejections the fast verifier was asked about */
 };
 
-/*
- * Load @len bytes at @image with the fast verifier alone, the precise
- * checker alone and both: the first two accept the same, the last two end
- * the same (kind and message).
- */
+/* @image loaded three ways (binary_verdicts.h), counted in @v. */
 static int same_verdicts(const char *image, size_t len, struct verdicts *v)
 {
-	static const enum ttpu_binary_verify modes[] = {
-		TTPU_VERIFY_FAST_ONLY, TTPU_VERIFY_PRECISE, TTPU_VERIFY_FAST,
-	};
-	struct ttpu_error e[3];
-	int rc[3];
+	struct binary_verdicts bv;
 
-	for (int m = 0; m < 3; m++) {
-		ttpu_program *prog = NULL;
-
-		ttpu_binary_verify_mode = modes[m];
-		rc[m] = ttpu_program_load_buffer(image, len, &prog, &e[m]);
-		ttpu_program_free(prog);
-	}
-	ttpu_binary_verify_mode = TTPU_VERIFY_FAST;
-	if (!rc[0] != !rc[1] || rc[2] != rc[1] ||
-	    (rc[1] && (e[1].kind != e[2].kind || strcmp(e[1].message, e[2].message)))) {
-		fprintf(stderr, "# fast alone: %d \"%s\"; precise: %d \"%s\"; both: %d \"%s\"\n",
-			rc[0], rc[0] ? e[0].message : "", rc[1], rc[1] ? e[1].message : "",
-			rc[2], rc[2] ? e[2].message : "");
+	if (!binary_verdicts_agree(image, len, &bv)) {
+		binary_verdicts_print(stderr, "# ", &bv);
 		return 0;
 	}
-	if (!rc[1]) {
+	if (!bv.rc[VERDICT_PRECISE]) {
 		v->accepted++;
 	} else {
 		v->rejected++;
-		v->fast_refused += !!strstr(e[0].message, "the fast check refused");
+		v->fast_refused += !!strstr(bv.err[VERDICT_FAST].message, "the fast check refused");
 	}
 	return 1;
 }
