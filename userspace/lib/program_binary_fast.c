@@ -7,8 +7,9 @@
  * instructions on the records a big program has by the hundred thousand
  * (commands, pass slots, links, steps): no call per record, the limits in
  * locals, an operand buffer looked up only when it differs from the last
- * one found valid, tmp indexes four at a time, and the pass-slot loop
- * replaced by a count (below). Stages, chains, jobs and deferred passes
+ * one found valid, a pass's acc in the same turn of the loop, steps and
+ * tmp indexes four at a time, and the pass-slot loop replaced by a count
+ * (below). Stages, chains, jobs and deferred passes
  * are few and go through the predicates themselves. Whatever it does not
  * settle it hands back as "no", and the precise checker then finds and
  * names the first wrong record: a load's outcome does not depend on it.
