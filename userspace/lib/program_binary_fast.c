@@ -14,6 +14,7 @@
  * settle it hands back as "no", and the precise checker then finds and
  * names the first wrong record: a load's outcome does not depend on it.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "program_binary_check.h"
@@ -45,7 +46,11 @@ struct cmd_scan {
  */
 static uint32_t limit32(size_t n)
 {
-	return (uint64_t)n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+#if SIZE_MAX > UINT32_MAX
+	if (n > UINT32_MAX)
+		return UINT32_MAX;
+#endif
+	return (uint32_t)n;
 }
 
 /* Whether @c is an @op without relu: both bytes in one compare. */
