@@ -14,6 +14,8 @@
  * settle it hands back as "no", and the precise checker then finds and
  * names the first wrong record: a load's outcome does not depend on it.
  */
+#include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -199,6 +201,12 @@ static bool links_fast(const struct ttpu_program *p)
  * first link). A deferred step (TTPU_NO_LINK) fails its lane like a wrong
  * link; then the chain is looked at step by step, where it is settled.
  */
+static_assert(sizeof(struct ttpu_step) == 12 &&
+	      offsetof(struct ttpu_step, acc_cmd) == 0 &&
+	      offsetof(struct ttpu_step, slot) == 4 &&
+	      offsetof(struct ttpu_step, link) == 8,
+	      "steps_fast() reads steps as lanes of acc_cmd, slot, link");
+
 static bool steps_fast(const struct ttpu_program *p, const struct ttpu_job *job,
 		       const struct ttpu_step *x, uint32_t n)
 {
