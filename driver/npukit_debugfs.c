@@ -40,7 +40,10 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	struct npukit_sim_counters sc;
 	struct npukit_sim_cpu cpu;
 
-	mutex_lock(&nd->lock);
+	/* the device lock for most counters, stats_lock for a batch's own */
+	if (mutex_lock_killable(&nd->lock))
+		return -EINTR;
+	spin_lock(&nd->stats_lock);
 	seq_printf(m, "backend %s\n", nd->sim ? "simulated" : "hardware");
 	seq_printf(m, "batches %llu\n", s->batches);
 	seq_printf(m, "kicks %llu\n", s->kicks);
@@ -56,7 +59,6 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "self_test_failures %llu\n", s->self_test_failures);
 	seq_printf(m, "pl_resets %llu\n", s->pl_resets);
 	seq_printf(m, "failed_submits %llu\n", s->failed_submits);
-	seq_printf(m, "replays %llu\n", s->replays);
 	seq_printf(m, "mmio_reads %llu\n", nd->io.reads);
 	seq_printf(m, "mmio_writes %llu\n", nd->io.wseq);
 	seq_printf(m, "device_ns %llu\n", s->device_ns);
@@ -89,7 +91,9 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "sim_cpu_kicks %llu\n", cpu.count[NPUKIT_CPU_KICK]);
 		seq_printf(m, "sim_cpu_readbacks %llu\n",
 			   cpu.count[NPUKIT_CPU_READBACK]);
+		seq_printf(m, "sim_cpu_pages %llu\n", cpu.count[NPUKIT_CPU_PAGE]);
 	}
+	spin_unlock(&nd->stats_lock);
 	mutex_unlock(&nd->lock);
 	return 0;
 }
@@ -99,7 +103,8 @@ static int npukit_state_show(struct seq_file *m, void *unused)
 {
 	struct npukit_device *nd = m->private;
 
-	mutex_lock(&nd->lock);
+	if (mutex_lock_killable(&nd->lock))
+		return -EINTR;
 	seq_printf(m, "%s\n", nd->gone ? "gone" : nd->failed ? "failed" : "ok");
 	mutex_unlock(&nd->lock);
 	return 0;

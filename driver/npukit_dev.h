@@ -21,6 +21,7 @@
 #include <linux/ktime.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -63,8 +64,9 @@ struct reset_control;
  *	slave before the latest read sampled it
  * @npu_wseq: sequence number of the latest write to the NPU
  * @npu_pushed: every NPU write with a sequence number up to this has
- *	landed: a read of the NPU issued after it completed, or a trusted
- *	read saw its effect (npukit_hw.c)
+ *	landed: a read of the NPU issued after it completed before anything
+ *	else was issued (npukit_npu_read_wait()), or a trusted read saw its
+ *	effect (npukit_hw.c)
  *
  * AXI reads and writes travel on independent channels and the GP port
  * posts writes, so a read issued right after a write can overtake it and
@@ -73,8 +75,8 @@ struct reset_control;
  * slaves; so a read is trusted for all writes issued before the
  * previous read was issued. The NPU and the DMA are two slaves behind the
  * interconnect: a write to one may overtake an earlier write to the other,
- * and only a read of the NPU proves that NPU writes have landed
- * (@npu_pushed, npukit_hw.c).
+ * and only a read of the NPU that the CPU waits for proves that NPU writes
+ * have landed before a later DMA write (@npu_pushed, npukit_hw.c).
  */
 struct npukit_io {
 	u64 reads;
@@ -158,8 +160,6 @@ struct npukit_hw_state {
  * @self_test_failures: known-answer kicks that came back wrong or failed
  * @pl_resets: PL resets issued through the reset line
  * @failed_submits: SUBMITs refused because the device is failed
- * @replays: running sums replayed because another batch used the array
- *	while this one faulted in its memory (npukit_job.c)
  * @irq_waits: waits that slept on a DMA interrupt
  * @irq_wakeups: of those, woken by the interrupt before their time limit
  * @poll_sleeps: sleeps between polls of a wait that no interrupt signals
@@ -179,7 +179,6 @@ struct npukit_stats {
 	u64 self_test_failures;
 	u64 pl_resets;
 	u64 failed_submits;
-	u64 replays;
 	u64 irq_waits;
 	u64 irq_wakeups;
 	u64 poll_sleeps;
@@ -219,6 +218,22 @@ struct npukit_hw_kick {
 };
 
 /**
+ * struct npukit_pinned - user memory pinned for one batch (npukit_pin.c)
+ * @pages: the pinned pages
+ * @npages: how many
+ * @offset: of the first byte in the first page
+ * @size: bytes
+ * @write: pinned for the device's results
+ */
+struct npukit_pinned {
+	struct page **pages;
+	unsigned int npages;
+	size_t offset;
+	size_t size;
+	bool write;
+};
+
+/**
  * struct npukit_device - one NpuKit instance
  * @ref: held by the platform device binding and by every open file
  * @dev: the platform device
@@ -229,15 +244,15 @@ struct npukit_hw_kick {
  * @dma: AXI DMA register mapping (hardware backend)
  * @sim: the simulated NpuKit, or NULL on hardware
  * @lock: the one hardware queue: serialises register access; a batch
- *	holds it for one chunk at a time (npukit_job.c)
+ *	holds it for one sum at a time (npukit_job.c)
  * @gone: the device was unbound; open files get -ENODEV, a running batch
  *	stops at its next chunk
  * @failed: recovery could not prove the device clean: every SUBMIT fails
  *	until a reset does (npukit_recover.c)
  * @pl_reset: the PL reset line (the "resets" property), or NULL
- * @acc_owner: id of the batch whose running sum the accumulators hold, 0
- *	when none does
- * @job_ids: last batch id handed out
+ * @stats_lock: guards the counters a batch adds to when it ends
+ *	(npukit_account()), so that a batch never waits for the device lock
+ *	only to count itself
  * @io: register access accounting
  * @ip_id: ID register
  * @ip_version: VERSION register
@@ -272,8 +287,7 @@ struct npukit_device {
 	bool gone;
 	bool failed;
 	struct reset_control *pl_reset;
-	u64 acc_owner;
-	atomic64_t job_ids;
+	spinlock_t stats_lock;	/* see npukit_account() */
 	struct npukit_io io;
 	u32 ip_id;
 	u32 ip_version;
@@ -313,8 +327,6 @@ static inline u32 npukit_io_read(struct npukit_device *nd,
 	io->reads++;
 	io->trusted = io->last_issue;
 	io->last_issue = io->wseq;
-	if (space == NPUKIT_SPACE_NPU)
-		io->npu_pushed = io->wseq;
 	if (nd->sim)
 		val = npukit_sim_read(nd->sim, space, off);
 	else if (space == NPUKIT_SPACE_NPU)
@@ -344,6 +356,32 @@ static inline u64 npukit_io_write(struct npukit_device *nd,
 static inline u32 npukit_npu_read(struct npukit_device *nd, u32 off)
 {
 	return npukit_io_read(nd, NPUKIT_SPACE_NPU, off);
+}
+
+/*
+ * A read of the NPU that completes before anything after it is issued:
+ * every NPU write issued before it has then landed (struct npukit_io,
+ * @npu_pushed). A relaxed read does not do it: its value unused, nothing
+ * keeps the CPU from issuing a later write to another slave before the
+ * read's response is back, and UG585 (3.2.4) orders accesses only within
+ * one peripheral. readl() does: on 32-bit ARM it is the load and a DSB
+ * (__iormb()), and a DSB completes only once every access before it has
+ * (ARMv7-A ARM A3.8.3), the load's response included; on x86 an uncached
+ * load is not passed by later stores. Documentation/npukit/hardware.rst,
+ * "Ordering across the two slaves".
+ */
+static inline void npukit_npu_read_wait(struct npukit_device *nd, u32 off)
+{
+	struct npukit_io *io = &nd->io;
+
+	io->reads++;
+	io->trusted = io->last_issue;
+	io->last_issue = io->wseq;
+	io->npu_pushed = io->wseq;
+	if (nd->sim)
+		npukit_sim_read_wait(nd->sim, NPUKIT_SPACE_NPU, off);
+	else
+		readl(nd->npu + off);
 }
 
 /* Returns the write's sequence number, see struct npukit_io. */
@@ -428,6 +466,14 @@ u32 npukit_irq_take_error(struct npukit_device *nd);
 void npukit_irq_sync(struct npukit_device *nd);
 void npukit_sleep_range(struct npukit_device *nd, unsigned long min_us,
 			unsigned long max_us);
+
+/* npukit_pin.c */
+int npukit_pin(struct npukit_pinned *pin, u64 uaddr, size_t size, bool write);
+void npukit_unpin(struct npukit_pinned *pin);
+void npukit_pinned_read(const struct npukit_pinned *pin, size_t off, void *dst,
+			size_t len);
+void npukit_pinned_write(struct npukit_pinned *pin, size_t off,
+			 const void *src, size_t len);
 
 /* npukit_drv.c */
 int npukit_copy_args(void *dst, size_t ksize, void __user *uarg);

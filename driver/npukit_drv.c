@@ -30,11 +30,15 @@
  *                   (struct npukit_sim_timing): MM2S Idle after the last
  *                   beat, DMA writes overtaking NPU writes, the first MM2S
  *                   beat after LENGTH. Also per instance in debugfs.
+ *   sim_npu_lag=C   writes to the NPU land C cycles late (0..1000).
+ *   sim_stall_us=U  every simulated DMA transfer starts U us late (0..1000):
+ *                   waits overrun their polling budget and sleep.
  *
  * Device nodes: /dev/npukit0, /dev/npukit1, ... in probe order.
  * Debugfs: /sys/kernel/debug/npukit/npukitN/stats, state, reset and, on
  * simulated instances, the fault knobs dma_error, hang, slow, reset_line
- * and pl_reset and the timing knobs idle_lag, overtake, first_beat
+ * and pl_reset, the timing knobs idle_lag, overtake, first_beat, npu_lag
+ * and stall_us, and the interrupt knobs irq_lose and irq_spurious
  * (npukit_debugfs.c).
  *
  * Copyright (C) 2026 The npukit authors
@@ -82,6 +86,10 @@ module_param_named_unsafe(sim_overtake, sim_timing.overtake, uint, 0444);
 MODULE_PARM_DESC(sim_overtake, "Simulated bus: cycles a DMA register write may overtake an NPU one (0..20; testing only)");
 module_param_named_unsafe(sim_first_beat, sim_timing.first_beat, uint, 0444);
 MODULE_PARM_DESC(sim_first_beat, "Simulated MM2S: cycles from LENGTH to the first beat (0..100; testing only)");
+module_param_named_unsafe(sim_npu_lag, sim_timing.npu_lag, uint, 0444);
+MODULE_PARM_DESC(sim_npu_lag, "Simulated bus: extra cycles before a write lands in the NPU (0..1000; testing only)");
+module_param_named_unsafe(sim_stall_us, sim_timing.stall_us, uint, 0444);
+MODULE_PARM_DESC(sim_stall_us, "Simulated DMA: microseconds before every transfer starts (0..1000; testing only)");
 
 static DEFINE_IDA(npukit_ida);
 static struct platform_device *npukit_sim_pdevs[NPUKIT_SIM_MAX];
@@ -342,6 +350,7 @@ static int npukit_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	kref_init(&nd->ref);
 	mutex_init(&nd->lock);
+	spin_lock_init(&nd->stats_lock);
 	nd->dev = dev;
 	ret = devm_add_action_or_reset(dev, npukit_put_action, nd);
 	if (ret)

@@ -19,8 +19,9 @@
  *    ordered on the Zynq's interconnect, and the MM2S_LENGTH write may
  *    overtake START. So before programming the MM2S, every NPU write is
  *    pushed to the NPU with a read of it (npukit_push_npu_writes()): the
- *    read completes only after them, and LENGTH is only issued after it
- *    completes. BUSY rises two cycles after START lands; LENGTH then still
+ *    read completes only after them, and readl()'s barrier keeps LENGTH
+ *    from being issued before it completes (a relaxed read would not:
+ *    npukit_npu_read_wait()). BUSY rises two cycles after START lands; LENGTH then still
  *    has to cross the interconnect and the DMA to read DDR before its
  *    first beat, far more than two cycles. In a kick that reads C back
  *    that read also serves as the ordering read of the GEMM_DONE wait
@@ -419,14 +420,14 @@ static inline int npukit_wait_dma_idle(struct npukit_device *nd,
 
 /*
  * Make every NPU write issued so far land before any later DMA write can:
- * a read of the NPU completes only after the writes to it issued before,
- * and the CPU issues nothing until a read completes. Skipped when the
- * latest NPU write is known to have landed already.
+ * a read of the NPU arrives behind the writes to it issued before, and
+ * npukit_npu_read_wait() issues nothing until that read completes. Skipped
+ * when the latest NPU write is known to have landed already.
  */
 static void npukit_push_npu_writes(struct npukit_device *nd)
 {
 	if (nd->io.npu_pushed < nd->io.npu_wseq)
-		npukit_npu_read(nd, NPUKIT_STATUS);
+		npukit_npu_read_wait(nd, NPUKIT_STATUS);
 }
 
 /*

@@ -7,28 +7,26 @@
  * Out fields are written once, so that a submit struct that cannot be
  * written fails before anything runs too.
  *
- * The batch then runs in chunks of %NPUKIT_CHUNK_KICKS, each staged in a
+ * The batch's kick and result memory is then pinned (npukit_pin.c), and
+ * the batch runs in chunks of %NPUKIT_CHUNK_KICKS, each staged in a
  * per-SUBMIT kernel buffer (struct npukit_job, bounded whatever the batch
- * size): copy the chunk's kicks in, take the device lock, put their A||B
+ * size): copy the chunk's kicks in from the pinned pages, put their A||B
  * tiles (the first 128 bytes of struct npukit_kick are exactly the stream
- * the IP consumes) in the TX buffer with one cache flush, run them, take
- * the C tiles out of the RX buffer, confirm the last run (GEMM_DONE), and
- * let go of the lock before the tiles are written to userspace. User
- * memory is never touched in a way that can sleep while the lock is held,
- * so a process whose pages fault slowly (userfaultfd, FUSE, swap) holds up
- * nobody else, nor unbind, nor debugfs; and since the lock is let go with
- * nothing in flight, an unbind or another process gets the device within
- * one chunk.
+ * the IP consumes) in the TX buffer with one cache flush, run them, write
+ * the C tiles from the RX buffer to their pinned slots, and confirm the
+ * last run (GEMM_DONE). Under the device lock nothing touches memory that
+ * can fault: a process whose pages are slow to come (userfaultfd, FUSE,
+ * swap) waits for them in npukit_pin(), before it holds up anybody else.
  *
  * A sum (kicks accumulating after a CLEAR) may span chunks. The device
- * keeps it only as long as the batch keeps the lock: between two chunks of
- * one sum the batch keeps the lock if the next chunk's kicks and this
- * chunk's results can be copied without faulting (copy_*_user_nofault()),
- * the usual case; the last run of a chunk then goes on while the next one
- * is staged, and the next chunk's first tile load confirms it, as within
- * a chunk. Otherwise it lets go, copies with faults, and when it
- * gets the device back after another batch used the array, it replays the
- * running sum from its CLEAR (npukit_job_replay(), without read-backs).
+ * keeps it only while the batch holds the lock, so the batch holds it
+ * from the chunk that begins a sum to the chunk that ends it
+ * (npukit_job_sum()), and lets go between sums: another batch gets the
+ * device within one sum, a sum is never interleaved with another's and so
+ * never has to be replayed, and every sum that starts runs to its end
+ * unless the batch fails. A batch with a sum left going when a chunk ends
+ * overlaps that run with the next chunk's first tile load, as within a
+ * chunk.
  *
  * The kicks are read from userspace twice (flags and slots once up front,
  * then the whole kick); the second read is checked again, so a concurrent
@@ -169,18 +167,15 @@ static int npukit_kicks_check(struct npukit_device *nd,
  * struct npukit_job - one SUBMIT, from its arguments to its Out fields
  * @args: the arguments, and the Out fields being filled in
  * @b: the batch on the hardware: deadline, runs confirmed, status
- * @id: tells this batch's running sum from another's (@nd->acc_owner)
+ * @kick_mem: the kicks, pinned (npukit_pin.c)
+ * @result_mem: the result slots, pinned for writing
  * @done: kicks complete for userspace: run, and read-back written
  * @ran: a chunk of this batch went to the hardware
- * @sum_start: index of the CLEAR kick of the sum open after the last chunk
  * @base: index of the first staged kick
  * @n: kicks staged
  * @nres: of those, kicks that read C back
- * @last_clear: 1 + the index in the chunk of its last CLEAR kick, 0 if none
- * @landed: read-backs of the chunk taken out of the RX buffer, into @c
- * @written: of those, written to their result slots
+ * @written: read-backs of the chunk written to their result slots
  * @chunk_ran: the staged chunk went to the hardware
- * @delivered: and its read-backs are all written
  * @t_dev: device time of the batch's locked sections
  * @reads: register reads of those
  * @writes: register writes of those
@@ -191,24 +186,19 @@ static int npukit_kicks_check(struct npukit_device *nd,
  * @hw: what the protocol does with each
  * @slots: result slot of each read-back, in order
  * @rb_kick: index in the chunk of the kick of each read-back, in order
- * @replay: the protocol's kicks of a sum's replay
- * @c: the chunk's read-backs, CPU byte order
  */
 struct npukit_job {
 	struct npukit_submit args;
 	struct npukit_batch b;
-	u64 id;
+	struct npukit_pinned kick_mem;
+	struct npukit_pinned result_mem;
 	u32 done;
 	bool ran;
-	u32 sum_start;
 	u32 base;
 	u32 n;
 	u32 nres;
-	u32 last_clear;
-	u32 landed;
 	u32 written;
 	bool chunk_ran;
-	bool delivered;
 	u64 t_dev;
 	u64 reads;
 	u64 writes;
@@ -219,48 +209,33 @@ struct npukit_job {
 	struct npukit_hw_kick hw[NPUKIT_CHUNK_KICKS];
 	u32 slots[NPUKIT_CHUNK_KICKS];
 	u8 rb_kick[NPUKIT_CHUNK_KICKS];
-	struct npukit_hw_kick replay[NPUKIT_CHUNK_KICKS];
-	s32 c[NPUKIT_CHUNK_KICKS][NPUKIT_TILE_ELEMS];
 };
 
-static const void __user *npukit_job_kick_ptr(const struct npukit_job *job,
-					      u32 index)
-{
-	return (const u8 __user *)u64_to_user_ptr(job->args.kicks_ptr) +
-	       (size_t)index * job->args.kick_size;
-}
-
-static unsigned long npukit_copy_in(void *dst, const void __user *src,
-				    size_t size, bool nofault)
-{
-	return nofault ? copy_from_user_nofault(dst, src, size) :
-			 copy_from_user(dst, src, size);
-}
-
 /*
- * Copy kicks [@base, @base + %NPUKIT_CHUNK_KICKS) in and check them again;
- * @nofault: fail rather than fault a page in (the device lock is held).
- * A kick's unknown tail was checked to be zero up front and is not copied.
+ * Copy kicks [@base, @base + %NPUKIT_CHUNK_KICKS) in from the pinned
+ * kicks and check them again: userspace may have changed them since
+ * npukit_kicks_check(). A kick's unknown tail was checked to be zero up
+ * front and is not copied. On failure the chunk staged before, and what
+ * npukit_job_count() knows of it, are left as they were.
  */
 static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
-			    u32 base, bool nofault)
+			    u32 base)
 {
 	const struct npukit_submit *args = &job->args;
 	u32 i, n = min_t(u32, NPUKIT_CHUNK_KICKS, args->kick_count - base);
-	u32 nres = 0, last_clear = 0;
+	u32 nres = 0;
 	int ret;
 
-	if (args->kick_size == sizeof(struct npukit_kick)) {
-		if (npukit_copy_in(job->kicks, npukit_job_kick_ptr(job, base),
-				   n * sizeof(struct npukit_kick), nofault))
-			return -EFAULT;
-	} else {
+	if (args->kick_size == sizeof(struct npukit_kick))
+		npukit_pinned_read(&job->kick_mem,
+				   (size_t)base * sizeof(struct npukit_kick),
+				   job->kicks, n * sizeof(struct npukit_kick));
+	else
 		for (i = 0; i < n; i++)
-			if (npukit_copy_in(&job->kicks[i],
-					   npukit_job_kick_ptr(job, base + i),
-					   sizeof(struct npukit_kick), nofault))
-				return -EFAULT;
-	}
+			npukit_pinned_read(&job->kick_mem,
+					   (size_t)(base + i) * args->kick_size,
+					   &job->kicks[i],
+					   sizeof(struct npukit_kick));
 	npukit_cpu_work(nd, NPUKIT_CPU_COPY, n * sizeof(struct npukit_kick));
 	npukit_cpu_work(nd, NPUKIT_CPU_KICK, n);
 	for (i = 0; i < n; i++) {
@@ -271,12 +246,14 @@ static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
 		if (ret)
 			/* changed since the check: EINVAL only if nothing ran */
 			return job->ran ? -EFAULT : ret;
+	}
+	for (i = 0; i < n; i++) {
+		const struct npukit_kick *k = &job->kicks[i];
+
 		job->hw[i].ctrl = NPUKIT_CTRL_START |
 				  (k->flags & NPUKIT_KICK_CLEAR ?
 				   NPUKIT_CTRL_CLEAR : 0);
 		job->hw[i].read_c = k->flags & NPUKIT_KICK_READ_C;
-		if (k->flags & NPUKIT_KICK_CLEAR)
-			last_clear = i + 1;
 		if (job->hw[i].read_c) {
 			job->rb_kick[nres] = i;
 			job->slots[nres++] = k->c_slot;
@@ -286,20 +263,16 @@ static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
 	job->base = base;
 	job->n = n;
 	job->nres = nres;
-	job->last_clear = last_clear;
-	job->landed = 0;
 	job->written = 0;
 	job->chunk_ran = false;
-	job->delivered = false;
 	return 0;
 }
 
 /*
  * Kicks complete for userspace: every kick up to the first one whose run
- * was not confirmed or whose read-back was not written. A chunk is staged
- * only once every read-back before it is written, but the last run before
- * it may still be unconfirmed (npukit_job_run_chunk()): then nothing of
- * the chunk is complete either.
+ * was not confirmed or whose read-back was not written. The last run of a
+ * chunk may still be unconfirmed when the next chunk is staged
+ * (npukit_job_run_chunk()): then nothing of that chunk is complete either.
  */
 static void npukit_job_count(struct npukit_job *job)
 {
@@ -315,35 +288,33 @@ static void npukit_job_count(struct npukit_job *job)
 }
 
 /*
- * Write the chunk's read-backs that landed to their result slots, in
- * order, and count the kicks that are then complete. @nofault: fail
- * rather than fault a page in.
+ * Write the chunk's first @landed read-backs, in the RX buffer, to their
+ * result slots, and count the kicks that are then complete. The slots are
+ * pinned: each is written whole, and nothing here can fault or fail.
  */
-static int npukit_job_deliver(struct npukit_device *nd, struct npukit_job *job,
-			      bool nofault)
+static void npukit_job_deliver(struct npukit_device *nd, struct npukit_job *job,
+			       u32 landed)
 {
-	u8 __user *results = u64_to_user_ptr(job->args.results_ptr);
 	u32 from = job->written;
-	int ret = 0;
+	s32 tile[NPUKIT_TILE_ELEMS];
 
-	if (!job->chunk_ran || job->delivered)
-		return 0;
-	while (job->written < job->landed) {
-		void __user *dst = results + (size_t)job->slots[job->written] *
-					     NPUKIT_C_BYTES;
-		const void *src = job->c[job->written];
+	for (; job->written < landed; job->written++) {
+		const void *src = (const u8 *)nd->rx +
+				  job->written * NPUKIT_C_BYTES;
+		const __le32 *le = src;
+		u32 w;
 
-		if (nofault ? copy_to_user_nofault(dst, src, NPUKIT_C_BYTES) :
-			      copy_to_user(dst, src, NPUKIT_C_BYTES)) {
-			ret = -EFAULT;
-			break;
+		/* the IP streams little-endian int32, what userspace gets */
+		if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN)) {
+			for (w = 0; w < NPUKIT_TILE_ELEMS; w++)
+				tile[w] = (s32)le32_to_cpu(le[w]);
+			src = tile;
 		}
-		job->written++;
+		npukit_pinned_write(&job->result_mem,
+				    (size_t)job->slots[job->written] *
+				    NPUKIT_C_BYTES, src, NPUKIT_C_BYTES);
 	}
-	npukit_cpu_work(nd, NPUKIT_CPU_COPY, (job->written - from) * NPUKIT_C_BYTES);
-	npukit_job_count(job);
-	job->delivered = !ret;
-	return ret;
+	npukit_cpu_work(nd, NPUKIT_CPU_COPY, (landed - from) * NPUKIT_C_BYTES);
 }
 
 static int npukit_job_lock(struct npukit_device *nd, struct npukit_job *job)
@@ -407,101 +378,19 @@ static void npukit_sync_for_cpu(struct npukit_device *nd, dma_addr_t addr,
 }
 
 /*
- * The array's accumulators were taken by another batch while this one was
- * faulting its pages in, in the middle of a sum: run the sum's kicks up to
- * the staged chunk again, without read-backs, and not counted. Tiles are
- * copied without faulting (the lock is held): -EAGAIN when one is not at
- * hand, the caller then faults them in without the lock and comes back.
- */
-static int npukit_job_replay(struct npukit_device *nd, struct npukit_job *job)
-{
-	struct npukit_batch rb = { .deadline_ns = job->b.deadline_ns };
-	u32 first, i, n;
-	int ret;
-
-	for (first = job->sum_start; first < job->base; first += n) {
-		n = min_t(u32, NPUKIT_CHUNK_KICKS, job->base - first);
-		for (i = 0; i < n; i++) {
-			if (copy_from_user_nofault((u8 *)nd->tx +
-						   i * NPUKIT_AB_BYTES,
-						   npukit_job_kick_ptr(job, first + i),
-						   NPUKIT_AB_BYTES))
-				return -EAGAIN;
-			npukit_cpu_work(nd, NPUKIT_CPU_COPY, NPUKIT_AB_BYTES);
-			job->replay[i].ctrl = NPUKIT_CTRL_START |
-				(first + i == job->sum_start ?
-				 NPUKIT_CTRL_CLEAR : 0);
-			job->replay[i].read_c = false;
-		}
-		npukit_sync_for_device(nd, nd->tx_dma, n * NPUKIT_AB_BYTES,
-				       DMA_TO_DEVICE);
-		/* the tiles are in memory before the writes start MM2S */
-		wmb();
-		ret = npukit_hw_run_chunk(nd, &rb, job->replay, n);
-		if (!ret)
-			ret = npukit_hw_finish(nd, &rb);
-		if (ret) {
-			job->b.status = rb.status;
-			job->b.dma_bytes += rb.dma_bytes;
-			npukit_recover(nd);
-			return ret;
-		}
-		job->b.dma_bytes += rb.dma_bytes;
-	}
-	nd->stats.replays++;
-	nd->acc_owner = job->id;
-	return 0;
-}
-
-/* Fault in the tiles of the running sum, without the lock. */
-static int npukit_job_fault_in_sum(struct npukit_job *job)
-{
-	u8 tile[NPUKIT_AB_BYTES];
-	u32 i;
-
-	for (i = job->sum_start; i < job->base; i++) {
-		if (copy_from_user(tile, npukit_job_kick_ptr(job, i),
-				   sizeof(tile)))
-			return -EFAULT;
-		if (!(i % 1024))
-			cond_resched();
-	}
-	return 0;
-}
-
-/*
- * Take @n C tiles out of the RX buffer, whose slots are in the order of
- * @c's rows and as long. The IP streams little-endian int32: on a
- * little-endian CPU that is already what userspace gets, and one copy of
- * the whole run of tiles costs a fraction of converting word by word.
- */
-static void npukit_c_tiles_from_rx(s32 (*c)[NPUKIT_TILE_ELEMS],
-				   const void *rx, u32 n)
-{
-	const __le32 *src = rx;
-	u32 w;
-
-	if (!IS_ENABLED(CONFIG_CPU_BIG_ENDIAN)) {
-		memcpy(c, rx, n * NPUKIT_C_BYTES);
-		return;
-	}
-	for (w = 0; w < n * NPUKIT_TILE_ELEMS; w++)
-		c[w / NPUKIT_TILE_ELEMS][w % NPUKIT_TILE_ELEMS] =
-			(s32)le32_to_cpu(src[w]);
-}
-
-/*
- * Run the staged chunk and take its C tiles out. Its last run, when it
- * reads nothing back, may still be going on return: the next chunk's
- * first tile load overlaps it as any load overlaps the run before it, and
- * confirms it (npukit_hw_run_chunk()); npukit_job_unlock() confirms it
- * when the batch lets go of the device instead. By then the TX buffer is
- * free (every tile of the chunk has landed) and no S2MM is in flight.
+ * Run the staged chunk and write the C tiles that landed to their slots,
+ * failed or not, so that the Out fields count every kick that completed.
+ * Its last run, when it reads nothing back, may still be going on return:
+ * the next chunk's first tile load overlaps it as any load overlaps the
+ * run before it, and confirms it (npukit_hw_run_chunk());
+ * npukit_job_unlock() confirms it when the batch lets go of the device
+ * instead. By then the TX buffer is free (every tile of the chunk has
+ * landed) and no S2MM is in flight.
  */
 static int npukit_job_run_chunk(struct npukit_device *nd,
 				struct npukit_job *job)
 {
-	u32 i, nres = job->nres;
+	u32 i, landed;
 	int ret;
 
 	for (i = 0; i < job->n; i++)
@@ -512,33 +401,27 @@ static int npukit_job_run_chunk(struct npukit_device *nd,
 	npukit_sync_for_device(nd, nd->tx_dma, job->n * NPUKIT_AB_BYTES,
 			       DMA_TO_DEVICE);
 	/* and no dirty line may later be evicted over the C tiles */
-	if (nres)
-		npukit_sync_for_device(nd, nd->rx_dma, nres * NPUKIT_C_BYTES,
+	if (job->nres)
+		npukit_sync_for_device(nd, nd->rx_dma,
+				       job->nres * NPUKIT_C_BYTES,
 				       DMA_FROM_DEVICE);
 	/* the tiles are in memory before the (relaxed) writes start MM2S */
 	wmb();
 	job->ran = true;
 	job->chunk_ran = true;
 	ret = npukit_hw_run_chunk(nd, &job->b, job->hw, job->n);
-	job->landed = job->b.chunk_readbacks;
-	if (job->landed) {
+	landed = job->b.chunk_readbacks;
+	if (landed) {
 		/* the (relaxed) status reads that saw S2MM finish come first */
 		rmb();
-		npukit_sync_for_cpu(nd, nd->rx_dma,
-				    job->landed * NPUKIT_C_BYTES,
+		npukit_sync_for_cpu(nd, nd->rx_dma, landed * NPUKIT_C_BYTES,
 				    DMA_FROM_DEVICE);
-		npukit_cpu_work(nd, NPUKIT_CPU_COPY,
-				job->landed * NPUKIT_C_BYTES);
-		npukit_c_tiles_from_rx(job->c, nd->rx, job->landed);
+		npukit_job_deliver(nd, job, landed);
 	}
-	if (ret) {
+	npukit_job_count(job);
+	if (ret)
 		npukit_recover(nd);
-		return ret;
-	}
-	nd->acc_owner = job->id;
-	if (job->last_clear)
-		job->sum_start = job->base + job->last_clear - 1;
-	return 0;
+	return ret;
 }
 
 /* The device lock is held and a chunk staged: may it run? */
@@ -573,82 +456,68 @@ static int npukit_job_chunk(struct npukit_device *nd, struct npukit_job *job)
 		err = npukit_job_finish(nd, job);
 		return err ? err : ret;
 	}
-	if (!(job->kicks[0].flags & NPUKIT_KICK_CLEAR) &&
-	    nd->acc_owner != job->id) {
-		ret = npukit_job_replay(nd, job);
-		if (ret)
-			return ret;
-	}
 	return npukit_job_run_chunk(nd, job);
 }
 
 /*
- * Between two chunks, with the lock held: keep it (and the accumulators)
- * when the next chunk goes on with a sum and its memory, and this chunk's
- * results' memory, are at hand. Return: true when the next chunk is
- * staged and the lock kept.
+ * With the lock held: run the staged chunk and the chunks after it up to
+ * the end of the sum that is open, or of the batch. The accumulators hold
+ * that sum, so the lock is not let go until it ends; the next chunk is
+ * staged (from pinned memory: nothing waits here) and, when it begins a
+ * new sum, left for the next time the batch holds the lock.
  */
-static bool npukit_job_keep(struct npukit_device *nd, struct npukit_job *job,
-			    bool *staged)
+static int npukit_job_sum(struct npukit_device *nd, struct npukit_job *job)
 {
-	*staged = false;
-	if (npukit_job_deliver(nd, job, true))
-		return false;
-	*staged = !npukit_job_stage(nd, job, job->base + job->n, true);
-	return *staged && !(job->kicks[0].flags & NPUKIT_KICK_CLEAR);
+	int ret;
+
+	for (;;) {
+		ret = npukit_job_chunk(nd, job);
+		if (ret || job->base + job->n == job->args.kick_count)
+			return ret;
+		ret = npukit_job_stage(nd, job, job->base + job->n);
+		if (ret || job->kicks[0].flags & NPUKIT_KICK_CLEAR)
+			return ret;
+	}
 }
 
+/*
+ * The batch, one sum at a time. A sum is never interrupted by another
+ * batch and never replayed, so it always makes progress; between sums
+ * the lock is let go, and a batch waiting for it gets the device within
+ * one sum of this one (Documentation/npukit/design.rst).
+ */
 static int npukit_job_run(struct npukit_device *nd, struct npukit_job *job)
 {
-	bool locked = false, staged;
-	int ret, err, last;
+	int ret, last;
 
-	ret = npukit_job_stage(nd, job, 0, false);
+	ret = npukit_job_stage(nd, job, 0);
 	if (ret)
 		return ret;
 	for (;;) {
-		if (!locked) {
-			ret = npukit_job_lock(nd, job);
-			if (ret)
-				return ret;
-			locked = true;
-		}
-		ret = npukit_job_chunk(nd, job);
-		if (ret == -EAGAIN) {
-			/* no run is pending: the replay comes before any */
-			ret = npukit_job_unlock(nd, job);
-			locked = false;
-			if (!ret)
-				ret = npukit_job_fault_in_sum(job);
-			if (ret)
-				return ret;
-			continue;
-		}
-		if (ret || job->base + job->n == job->args.kick_count)
-			break;
-		if (npukit_job_keep(nd, job, &staged))
-			continue;
-		ret = npukit_job_unlock(nd, job);
-		locked = false;
-		err = npukit_job_deliver(nd, job, false);
-		if (!ret && !err && !staged)
-			err = npukit_job_stage(nd, job, job->base + job->n,
-					       false);
-		if (ret || err)
-			return ret ? ret : err;
+		ret = npukit_job_lock(nd, job);
+		if (ret)
+			return ret;
+		ret = npukit_job_sum(nd, job);
+		last = npukit_job_unlock(nd, job);
+		if (ret || last)
+			return ret ? ret : last;
+		if (job->chunk_ran)
+			return 0;	/* the last chunk ran */
 	}
-	last = npukit_job_unlock(nd, job);
-	err = npukit_job_deliver(nd, job, false);
-	return ret ? ret : last ? last : err;
 }
 
+/*
+ * A batch counts itself under its own spinlock, not the device lock: a
+ * batch stopped by a fatal signal while it waited for the device must not
+ * then wait for it again, behind a holder that may run a long sum.
+ */
 static void npukit_account(struct npukit_device *nd,
 			   const struct npukit_job *job, int ret)
 {
 	struct npukit_stats *s = &nd->stats;
 	const struct npukit_batch *b = &job->b;
 
-	mutex_lock(&nd->lock);
+	spin_lock(&nd->stats_lock);
 	s->batches++;
 	s->kicks += job->done;
 	s->readbacks += b->readbacks;
@@ -671,7 +540,7 @@ static void npukit_account(struct npukit_device *nd,
 			break;
 		}
 	}
-	mutex_unlock(&nd->lock);
+	spin_unlock(&nd->stats_lock);
 }
 
 /**
@@ -717,9 +586,25 @@ int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg)
 		goto free;
 	}
 	job->b.deadline_ns = args->timeout_ns;
-	job->id = atomic64_inc_return(&nd->job_ids);
-
+	/*
+	 * Nothing under the device lock may wait for memory (npukit_pin.c):
+	 * memory that cannot be pinned fails the batch before anything ran.
+	 */
+	ret = npukit_pin(&job->kick_mem, args->kicks_ptr,
+			 (size_t)args->kick_count * args->kick_size, false);
+	if (ret)
+		goto free;
+	ret = npukit_pin(&job->result_mem, args->results_ptr,
+			 (size_t)args->result_count * NPUKIT_C_BYTES, true);
+	if (ret) {
+		npukit_unpin(&job->kick_mem);
+		goto free;
+	}
+	npukit_cpu_work(nd, NPUKIT_CPU_PAGE,
+			job->kick_mem.npages + job->result_mem.npages);
 	ret = npukit_job_run(nd, job);
+	npukit_unpin(&job->result_mem);
+	npukit_unpin(&job->kick_mem);
 	npukit_account(nd, job, ret);
 
 	args->device_ns = job->t_dev;

@@ -215,7 +215,6 @@ static int npukit_legacy_run(struct npukit_device *nd,
 		npukit_recover(nd);
 	else
 		npukit_hw_restart(nd);
-	nd->acc_owner = 0;
 	mutex_unlock(&nd->lock);
 	return ret;
 }

@@ -197,7 +197,6 @@ int npukit_recover(struct npukit_device *nd)
 	int ret = -EIO;
 
 	nd->stats.recoveries++;
-	nd->acc_owner = 0;
 	for (try = 0; try < NPUKIT_RECOVER_TRIES; try++) {
 		ret = npukit_recover_try(nd, try && pl_reset);
 		if (!ret)

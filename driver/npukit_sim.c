@@ -42,7 +42,14 @@
  *    AXI slaves behind the interconnect): it takes a shorter path, while
  *    writes to one slave stay in order and a completed read still proves
  *    that every write issued before it has landed;
- *  - the MM2S's first beat follows LENGTH by the DDR read latency.
+ *  - the MM2S's first beat follows LENGTH by the DDR read latency;
+ *  - writes to the NPU may land later than a read round trip (npu_lag): a
+ *    read of the NPU still arrives behind them, but only a read the CPU
+ *    waits for in full (npukit_sim_read_wait()) keeps a later DMA write
+ *    from landing first;
+ *  - every DMA transfer may start late (stall_us), so that waits overrun
+ *    their polling budget and sleep; interrupt edges may be lost
+ *    (irq_lose) and the handler may run for nothing (irq_spurious).
  *
  * Time is virtual. Each access advances the model's clock by what it costs
  * on the PYNQ-Z2 (hardware.rst sections 1, 3 and 7, and the figures below),
@@ -123,6 +130,8 @@
 #define SIM_S2MM_FLUSH_NS	100
 #define SIM_IDLE_LAG_MAX	100
 #define SIM_OVERTAKE_MAX	(SIM_WRITE_LAND_NS / SIM_CYCLE_NS)
+#define SIM_NPU_LAG_MAX		1000
+#define SIM_STALL_US_MAX	1000
 #define SIM_START_TAKE_CYCLES	2
 #define SIM_RUN_CYCLES		27
 #define SIM_TX_START_NS		30
@@ -179,6 +188,11 @@
  * HOST_KICK: the C++ host's own code per kick (two 8x8 tile gathers,
  *	pack_i8_tile(), the XRT/xlnk call layers above the sync ioctl),
  *	500 ns (range 300-1500 ns).
+ * PAGE: one page of a batch's kicks or results pinned and unpinned
+ *	(npukit_pin.c): pin_user_pages_fast()'s lockless walk of the page
+ *	table and its two atomics on the page's refcount, the unpin's, and
+ *	for a result page set_page_dirty_lock(): about 300 instructions,
+ *	400 ns (range 250-1000 ns). Estimated from the code, not counted.
  */
 #define SIM_CPU_SYSCALL_PS	1500000
 #define SIM_CPU_SYNC_PS		300000
@@ -187,6 +201,7 @@
 #define SIM_CPU_KICK_PS		590000
 #define SIM_CPU_READBACK_PS	410000
 #define SIM_CPU_HOST_KICK_PS	500000
+#define SIM_CPU_PAGE_PS		400000
 #define SIM_CACHE_LINE		32
 
 static const u32 sim_cpu_default_ps[NPUKIT_CPU_ITEMS] = {
@@ -197,6 +212,7 @@ static const u32 sim_cpu_default_ps[NPUKIT_CPU_ITEMS] = {
 	[NPUKIT_CPU_KICK] = SIM_CPU_KICK_PS,
 	[NPUKIT_CPU_READBACK] = SIM_CPU_READBACK_PS,
 	[NPUKIT_CPU_HOST_KICK] = SIM_CPU_HOST_KICK_PS,
+	[NPUKIT_CPU_PAGE] = SIM_CPU_PAGE_PS,
 };
 
 struct sim_write {
@@ -233,6 +249,8 @@ struct npukit_sim {
 	struct sim_write wq[SIM_WRITE_QUEUE];	/* in issue order */
 	unsigned int wq_len;
 	u64 dma_land;		/* when the latest DMA write lands */
+	u64 npu_land;		/* when the latest NPU write lands */
+	u64 npu_sample;		/* when the latest NPU read sampled */
 
 	u8 a[NPUKIT_TILE_BYTES];
 	u8 b[NPUKIT_TILE_BYTES];
@@ -271,6 +289,8 @@ struct npukit_sim {
 
 	bool reset_line;	/* knob: the driver can reset the PL */
 	atomic_t dma_error;	/* knob: fail this many next transfers */
+	atomic_t irq_lose;	/* knob: drop this many next rising edges */
+	atomic_t irq_spurious;	/* knob: raise the handler this many times */
 	bool hang;		/* knob: runs never finish while set */
 	u32 slow;		/* knob: runs take this many times longer */
 	struct npukit_sim_timing timing;	/* knobs: bus and DMA timing */
@@ -399,7 +419,9 @@ static void sim_chan_start(struct npukit_sim *sim, struct sim_chan *ch)
 	}
 	ch->active = true;
 	ch->done = 0;
-	ch->next_beat = sim->st + (ch == &sim->mm2s ?
+	ch->next_beat = sim->st +
+		(u64)min_t(u32, READ_ONCE(sim->timing.stall_us),
+			   SIM_STALL_US_MAX) * NSEC_PER_USEC + (ch == &sim->mm2s ?
 		sim_knob_ns(&sim->timing.first_beat, SIM_FIRST_BEAT_MAX) :
 		SIM_S2MM_SETUP_NS);
 	ch->dmasr &= ~NPUKIT_DMASR_IDLE;
@@ -802,7 +824,10 @@ static void sim_settle(struct npukit_sim *sim)
 		return;
 	sim_advance(sim, sim->now);
 	line = sim_chan_irq(&sim->mm2s) || sim_chan_irq(&sim->s2mm);
-	if (line && !sim->irq_line)
+	/* a rising edge the GIC never sees, or a handler run with no cause */
+	if ((line && !sim->irq_line &&
+	     atomic_dec_if_positive(&sim->irq_lose) < 0) ||
+	    (!line && atomic_dec_if_positive(&sim->irq_spurious) >= 0))
 		hrtimer_start(&sim->irq_timer, 0, HRTIMER_MODE_REL_HARD);
 	sim->irq_line = line;
 }
@@ -847,34 +872,81 @@ static enum hrtimer_restart sim_timer(struct hrtimer *timer)
 	return ret;
 }
 
+static u32 sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
+		    u32 off, bool wait)
+{
+	unsigned long flags;
+	u64 sample;
+	u32 val;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sample = sim->now + SIM_READ_SAMPLE_NS;
+	if (space == NPUKIT_SPACE_NPU) {
+		/*
+		 * Accesses to one peripheral arrive in program order (UG585
+		 * 3.2.4): a read of the NPU reaches it behind the writes
+		 * issued before it, at worst a cycle before the last of them
+		 * takes effect (8.1), and after the reads before it.
+		 */
+		if (sim->npu_land > sample + 1)
+			sample = sim->npu_land - 1;
+		sample = max(sample, sim->npu_sample + 1);
+		sim->npu_sample = sample;
+	}
+	sim_advance(sim, sample);
+	if (space == NPUKIT_SPACE_NPU)
+		val = sim_npu_read(sim, off);
+	else
+		val = sim_dma_read(sim, off);
+	/*
+	 * The CPU issues its next access a round trip later; it waits for
+	 * a read held up behind late writes only when told to, as a DSB or
+	 * a use of the value would make it (npukit_sim_read_wait()).
+	 */
+	sim->now += SIM_READ_RTT_NS;
+	if (wait)
+		sim->now = max(sim->now, sample + SIM_READ_RTT_NS -
+			       SIM_READ_SAMPLE_NS);
+	sim->cnt.reads++;
+	sim_settle(sim);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return val;
+}
+
 /**
  * npukit_sim_read - a register read as the CPU sees it
  * @sim: the model
  * @space: NPU or DMA register block
  * @off: register offset
  *
- * The slave is sampled halfway through the round trip; the CPU waits for
- * the whole of it.
+ * The slave is sampled halfway through the round trip (a read of the NPU
+ * no earlier than the NPU writes before it arrive); the CPU issues its
+ * next access a nominal round trip later.
  *
  * Return: the register value.
  */
 u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
 		    u32 off)
 {
-	unsigned long flags;
-	u32 val;
+	return sim_read(sim, space, off, false);
+}
 
-	spin_lock_irqsave(&sim->lock, flags);
-	sim_advance(sim, sim->now + SIM_READ_SAMPLE_NS);
-	if (space == NPUKIT_SPACE_NPU)
-		val = sim_npu_read(sim, off);
-	else
-		val = sim_dma_read(sim, off);
-	sim->now += SIM_READ_RTT_NS;
-	sim->cnt.reads++;
-	sim_settle(sim);
-	spin_unlock_irqrestore(&sim->lock, flags);
-	return val;
+/**
+ * npukit_sim_read_wait - a register read the CPU waits for in full
+ * @sim: the model
+ * @space: NPU or DMA register block
+ * @off: register offset
+ *
+ * As npukit_sim_read(), but nothing is issued after it until its response
+ * is back, however late the writes it queued behind landed: readl() on
+ * 32-bit ARM, whose DSB waits for the load to complete.
+ *
+ * Return: the register value.
+ */
+u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_sim_space space,
+			 u32 off)
+{
+	return sim_read(sim, space, off, true);
 }
 
 /**
@@ -904,7 +976,10 @@ void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
 	}
 	w = &sim->wq[sim->wq_len];
 	w->land = sim->now + SIM_WRITE_LAND_NS;
-	if (space == NPUKIT_SPACE_DMA) {
+	if (space == NPUKIT_SPACE_NPU) {
+		w->land += sim_knob_ns(&sim->timing.npu_lag, SIM_NPU_LAG_MAX);
+		sim->npu_land = max(sim->npu_land, w->land);
+	} else {
 		w->land -= sim_knob_ns(&sim->timing.overtake, SIM_OVERTAKE_MAX);
 		w->land = max(w->land, sim->dma_land);
 		sim->dma_land = w->land;
@@ -1197,16 +1272,21 @@ static const struct file_operations sim_pl_reset_fops = {
  * pl_reset: writing 1 resets the PL, as reloading the bitstream would;
  * and the timing knobs, in 10 ns cycles, values above the range acting as
  * its maximum (see struct npukit_sim_timing): idle_lag (0..100),
- * overtake (0..20), first_beat (0..100);
+ * overtake (0..20), first_beat (0..100), npu_lag (0..1000), and stall_us
+ * in microseconds (0..1000);
+ * irq_lose: the next this many rising edges of the interrupt output are
+ * lost; irq_spurious: the handler runs this many times with the output
+ * low (sim_irq only);
  * and the CPU cost model, in ps per item (%SIM_CPU_*_PS): cpu_syscall_ps,
  * cpu_sync_ps, cpu_line_ps, cpu_copy_ps, cpu_kick_ps, cpu_readback_ps,
- * cpu_host_kick_ps.
+ * cpu_host_kick_ps, cpu_page_ps.
  */
 void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 {
 	static const char * const sim_cpu_knobs[NPUKIT_CPU_ITEMS] = {
 		"cpu_syscall_ps", "cpu_sync_ps", "cpu_line_ps", "cpu_copy_ps",
 		"cpu_kick_ps", "cpu_readback_ps", "cpu_host_kick_ps",
+		"cpu_page_ps",
 	};
 	unsigned int i;
 
@@ -1216,6 +1296,10 @@ void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 	debugfs_create_u32("idle_lag", 0600, dir, &sim->timing.idle_lag);
 	debugfs_create_u32("overtake", 0600, dir, &sim->timing.overtake);
 	debugfs_create_u32("first_beat", 0600, dir, &sim->timing.first_beat);
+	debugfs_create_u32("npu_lag", 0600, dir, &sim->timing.npu_lag);
+	debugfs_create_u32("stall_us", 0600, dir, &sim->timing.stall_us);
+	debugfs_create_atomic_t("irq_lose", 0600, dir, &sim->irq_lose);
+	debugfs_create_atomic_t("irq_spurious", 0600, dir, &sim->irq_spurious);
 	debugfs_create_bool("reset_line", 0600, dir, &sim->reset_line);
 	debugfs_create_file("pl_reset", 0200, dir, sim, &sim_pl_reset_fops);
 	for (i = 0; i < NPUKIT_CPU_ITEMS; i++)

@@ -54,6 +54,7 @@ struct npukit_sim_counters {
  * @NPUKIT_CPU_READBACK: the driver's own code for one read-back, beyond
  *	the kick's
  * @NPUKIT_CPU_HOST_KICK: the C++ host's own code for one kick
+ * @NPUKIT_CPU_PAGE: one page of a batch's memory pinned and unpinned
  * @NPUKIT_CPU_ITEMS: how many there are
  */
 enum npukit_sim_cpu_item {
@@ -64,6 +65,7 @@ enum npukit_sim_cpu_item {
 	NPUKIT_CPU_KICK,
 	NPUKIT_CPU_READBACK,
 	NPUKIT_CPU_HOST_KICK,
+	NPUKIT_CPU_PAGE,
 	NPUKIT_CPU_ITEMS,
 };
 
@@ -83,6 +85,11 @@ struct npukit_sim_cpu {
  * @overtake: cycles by which a write to the DMA may land before a write
  *	to the NPU issued earlier (0..20); a completed read still orders them
  * @first_beat: cycles from MM2S_LENGTH landing to the first beat (0..100)
+ * @npu_lag: cycles by which writes to the NPU land later than the default
+ *	(0..1000): past a read round trip, only a read the CPU waits for
+ *	(npukit_sim_read_wait()) orders them before a later DMA write
+ * @stall_us: microseconds added to every DMA transfer's start (0..1000),
+ *	so that every wait overruns its polling budget and sleeps
  *
  * One cycle is 10 ns (FCLK_CLK0 at 100 MHz).
  */
@@ -90,6 +97,8 @@ struct npukit_sim_timing {
 	u32 idle_lag;
 	u32 overtake;
 	u32 first_beat;
+	u32 npu_lag;
+	u32 stall_us;
 };
 
 /*
@@ -110,6 +119,8 @@ int npukit_sim_add_window(struct npukit_sim *sim, dma_addr_t addr, void *cpu,
 			  size_t size);
 u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
 		    u32 off);
+u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_sim_space space,
+			 u32 off);
 void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
 		      u32 off, u32 val);
 u64 npukit_sim_now(struct npukit_sim *sim);

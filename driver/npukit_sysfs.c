@@ -115,8 +115,9 @@ static const struct {
 };
 
 /*
- * The counters are u64 and change under the device lock: reading them
- * under it too keeps a 32-bit CPU from seeing half an update.
+ * The counters are u64 and change under the device lock, a batch's own
+ * under stats_lock (npukit_account()): reading them under both keeps a
+ * 32-bit CPU from seeing half an update.
  */
 static ssize_t npukit_stat_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
@@ -132,7 +133,9 @@ static ssize_t npukit_stat_show(struct device *dev,
 		return -ENOENT;
 	if (mutex_lock_interruptible(&nd->lock))
 		return -EINTR;
+	spin_lock(&nd->stats_lock);
 	val = *(u64 *)((u8 *)&nd->stats + npukit_stat_fields[i].offset);
+	spin_unlock(&nd->stats_lock);
 	mutex_unlock(&nd->lock);
 	return sysfs_emit(buf, "%llu\n", val);
 }

@@ -72,7 +72,6 @@ NPU_TEST_TIMEOUT(other_submit_runs_while_pages_fault, 60)
 	struct npukit_kick k2[1];
 	struct npukit_submit s2;
 	pthread_t handler, th;
-	long long replays;
 	npu_ctile *res;
 	uint64_t seed = 55;
 	int fd2, waited;
@@ -98,7 +97,6 @@ NPU_TEST_TIMEOUT(other_submit_runs_while_pages_fault, 60)
 		k[64 * c + 63].c_slot = c;
 	}
 	npu_ref_batch(k, NSUM, want);
-	replays = npu_stat("replays");
 
 	ASSERT_EQ(0, pthread_create(&handler, NULL, fault_handler, &f));
 	npu_submit_init(&t.s, k, NSUM, res, 3);
@@ -126,10 +124,6 @@ NPU_TEST_TIMEOUT(other_submit_runs_while_pages_fault, 60)
 	ASSERT_EQ(0, t.ret) TH_LOG("faulting batch: %s", strerror(t.err));
 	ASSERT_EQ(NSUM, t.s.kicks_done);
 	ASSERT_TILES_EQ(want, res, 3);
-	/* the other batch took the accumulators mid-sum: replayed */
-	if (replays >= 0) {
-		ASSERT_LT(replays, npu_stat("replays"));
-	}
 	munmap(res, f.page);
 	close(f.uffd);
 }
