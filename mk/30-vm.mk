@@ -35,7 +35,7 @@ VM_RERUN_ARGS = $(if $(VM_RERUN_MODARGS),--env NPUKIT_VM_RERUN_MODARGS=$(VM_RERU
 # bus and DMA timing (driver/npukit_sim.h, struct npukit_sim_timing) and
 # rerun the UAPI suites and the engine's, each binary within
 # VM_TIMING_TIMEOUT s. VM_TIMING_MODARGS= skips the pass.
-VM_TIMING_MODARGS ?= sim_idle_lag=100 sim_overtake=20 sim_first_beat=0
+VM_TIMING_MODARGS ?= sim_idle_lag=100 sim_overtake=20 sim_first_beat=0 sim_npu_lag=100
 VM_TIMING_SUITES  ?= uapi engine
 VM_TIMING_TIMEOUT ?= 120
 VM_COMMA := ,

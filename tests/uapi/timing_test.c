@@ -16,6 +16,12 @@
  *  - first_beat: MM2S_LENGTH landing to the first beat; with a small
  *    overtake the first beat falls in the two cycles between START
  *    landing and BUSY rising, when the array still takes beats.
+ *  - npu_lag: NPU writes land this much later, past a read round trip:
+ *    only a read the CPU waits for in full keeps the next tile's MM2S
+ *    writes behind START (issue 18).
+ *  - stall_us: every DMA transfer starts this late, so that every wait
+ *    overruns its polling budget and sleeps, on the interrupt when there
+ *    is one (sim_irq=1), lost and spurious interrupts included.
  *
  * Each test restores the knobs it found (the VMs also run this suite with
  * the worst settings as module parameters). On hardware these tests SKIP.
@@ -25,7 +31,9 @@
 #define NK		64
 #define SEED		0x7131e5eedULL
 
-static const char *const knobs[] = { "idle_lag", "overtake", "first_beat" };
+static const char *const knobs[] = {
+	"idle_lag", "overtake", "first_beat", "npu_lag", "stall_us",
+};
 #define NKNOBS		(sizeof(knobs) / sizeof(knobs[0]))
 
 /* The ranges' worst ends (driver/npukit_sim.h) */
@@ -195,6 +203,56 @@ NPU_TEST_F(timing, beyond_range_is_worst)
 {
 	set_timing(_metadata, 100000, 100000, 100000);
 	run_shapes(_metadata, self->fd, SEED + 99, "all knobs at 100000");
+}
+
+/*
+ * START landing up to 10 us late, the DMA's writes promptly and the first
+ * beat at once: a relaxed read pushing START let MM2S_LENGTH land first,
+ * and the idle array took the next tile into the run's operands (status
+ * 0, wrong tiles). Only a read the CPU waits for orders them.
+ */
+NPU_TEST_F(timing, late_npu_writes)
+{
+	static const unsigned long lags[] = { 5, 10, 30, 100, 300, 1000 };
+	char what[64];
+
+	for (unsigned int i = 0; i < sizeof(lags) / sizeof(lags[0]); i++) {
+		ASSERT_EQ(0, npu_knob_write("npu_lag", lags[i]));
+		set_timing(_metadata, self->saved[0], OVERTAKE_MAX, 0);
+		snprintf(what, sizeof(what), "npu_lag %lu overtake %d first_beat 0",
+			 lags[i], OVERTAKE_MAX);
+		run_shapes(_metadata, self->fd, SEED + 32 * i, what);
+	}
+}
+
+/*
+ * Waits past their polling budget sleep: on the DMA interrupt when the
+ * instance has one (irq_waits counts them), else between polls
+ * (poll_sleeps). A lost interrupt costs a sleep to the hang limit, a
+ * spurious one a wakeup for nothing; neither may cost a right answer.
+ */
+NPU_TEST_F(timing, waits_sleep_on_interrupts)
+{
+	long long chans = npu_stat("irq_chans");
+	long long waits = npu_stat("irq_waits");
+	long long naps = npu_stat("poll_sleeps");
+
+	ASSERT_LE(0, chans);
+	ASSERT_EQ(0, npu_knob_write("stall_us", 30));
+	run_checked(_metadata, self->fd, NK, 8, SEED + 7, "stall_us 30");
+	if (!chans) {
+		ASSERT_LT(naps, npu_stat("poll_sleeps"));
+		return;
+	}
+	ASSERT_LT(waits, npu_stat("irq_waits"))
+		TH_LOG("sim_irq: no wait slept on an interrupt");
+	ASSERT_EQ(0, npu_knob_write("irq_lose", 2));
+	ASSERT_EQ(0, npu_knob_write("irq_spurious", 4));
+	run_checked(_metadata, self->fd, NK, 8, SEED + 8,
+		    "stall_us 30, 2 interrupts lost, 4 spurious");
+	ASSERT_EQ(0, npu_knob_read("irq_lose"));
+	ASSERT_EQ(0, npu_knob_read("irq_spurious"));
+	ASSERT_LT(0, npu_stat("irq_wakeups"));
 }
 
 /* FEATURES reads what the RTL's 0x302 build reads (npukit_axil.sv). */

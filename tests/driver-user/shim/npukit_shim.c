@@ -57,6 +57,36 @@ unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
 	return 0;
 }
 
+void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	(void)gfp;
+	return n && size > SIZE_MAX / n ? NULL : malloc(n * size);
+}
+
+/* Every page of the process is resident: pinning only hands out addresses. */
+int pin_user_pages_fast(unsigned long start, int nr_pages,
+			unsigned int gup_flags, struct page **pages)
+{
+	(void)gup_flags;
+	for (int i = 0; i < nr_pages; i++)
+		pages[i] = (struct page *)(start + (unsigned long)i * PAGE_SIZE);
+	return nr_pages;
+}
+
+void unpin_user_pages(struct page **pages, unsigned long npages)
+{
+	(void)pages;
+	(void)npages;
+}
+
+void unpin_user_pages_dirty_lock(struct page **pages, unsigned long npages,
+				 bool make_dirty)
+{
+	(void)pages;
+	(void)npages;
+	(void)make_dirty;
+}
+
 long copy_from_user_nofault(void *to, const void __user *from, size_t n)
 {
 	memcpy(to, from, n);

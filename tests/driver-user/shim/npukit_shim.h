@@ -136,6 +136,30 @@ void *kvmalloc(size_t size, gfp_t gfp);
 void kfree(const void *p);
 void kvfree(const void *p);
 
+/*
+ * linux/mm.h, linux/highmem.h: pinning the process's own memory. A struct
+ * page * here is the page's address, so the kernel mapping of a pinned
+ * page is the page itself.
+ */
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1UL << PAGE_SHIFT)
+#define PAGE_MASK (~(PAGE_SIZE - 1))
+#define offset_in_page(p) ((unsigned long)(p) & ~PAGE_MASK)
+#define FOLL_WRITE 0x01u
+struct page;
+void *kvmalloc_array(size_t n, size_t size, gfp_t gfp);
+int pin_user_pages_fast(unsigned long start, int nr_pages,
+			unsigned int gup_flags, struct page **pages);
+void unpin_user_pages(struct page **pages, unsigned long npages);
+void unpin_user_pages_dirty_lock(struct page **pages, unsigned long npages,
+				 bool make_dirty);
+static inline void *kmap_local_page(struct page *page)
+{
+	return (void *)page;
+}
+#define kunmap_local(addr) ((void)(addr))
+#define flush_dcache_page(page) ((void)(page))
+
 /* linux/uaccess.h: the process's memory is the "user" memory */
 #define access_ok(p, n) ((void)(p), (void)(n), true)
 #define u64_to_user_ptr(x) ((void __user *)(uintptr_t)(x))
@@ -223,6 +247,8 @@ void spin_lock_init(spinlock_t *l);
 unsigned long shim_spin_lock_irqsave(spinlock_t *l);
 void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags);
 #define spin_lock_irqsave(l, flags) ((flags) = shim_spin_lock_irqsave(l))
+#define spin_lock(l) ((void)shim_spin_lock_irqsave(l))
+#define spin_unlock(l) spin_unlock_irqrestore(l, 0)
 
 /* linux/sched.h, linux/sched/signal.h */
 struct task_struct;
