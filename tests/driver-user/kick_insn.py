@@ -22,9 +22,9 @@ both are counted, with their inclusive cost. Each counted instruction goes
 to a group by the source line it comes from, whatever was inlined where:
 ioctl entry and exit, checks, staging, protocol (npukit_hw.c and the
 register accessors), chunk bookkeeping (the rest of npukit_job.c), inline
-helpers, and the C tiles taken out of the RX buffer
-(npukit_c_tiles_from_rx()), shown apart because the CPU account also
-charges their bytes as a copy.
+helpers, and the C tiles written from the RX buffer to their pinned slots
+(npukit_job_deliver()), shown apart because the CPU account also charges
+their bytes as a copy.
 
 On armhf the count comes from qemu-arm instead, run with -d
 in_asm,exec,nochain and -dfilter set to the driver's functions: every
@@ -65,11 +65,11 @@ def functions_of(path):
 # Groups of driver functions; anything else in npukit_job.c is bookkeeping.
 GROUPS = [
     ('ioctl', {'npukit_ioctl', 'npukit_ioctl_submit', 'npukit_copy_args',
-               'npukit_account'}),
+               'npukit_account', 'npukit_pin', 'npukit_unpin'}),
     ('checks', {'npukit_submit_check', 'npukit_kicks_check',
                 'npukit_kick_check'}),
-    ('staging', {'npukit_job_stage', 'npukit_copy_in', 'npukit_job_kick_ptr'}),
-    ('c_conversion', {'npukit_c_tiles_from_rx'}),
+    ('staging', {'npukit_job_stage', 'npukit_pinned_read'}),
+    ('c_delivery', {'npukit_job_deliver', 'npukit_pinned_write'}),
 ]
 
 

@@ -5,7 +5,7 @@
  *
  *  - two processes run long sums (K-runs of 50 to 100, 320 kicks a batch)
  *    on one device while a thread of each evicts their kick and result
- *    pages the whole time (memfd, MADV_PAGEOUT or else MADV_DONTNEED):
+ *    pages the whole time (memfd, MADV_PAGEOUT and MADV_DONTNEED):
  *    every read-back must equal the C matmul, every batch must finish
  *    well inside its deadline;
  *  - a process waiting for the device while another holds it with a long
@@ -42,9 +42,15 @@ static void *evict_loop(void *arg)
 	struct evictor *e = arg;
 
 	while (!e->stop) {
-		for (int i = 0; i < 2; i++)
-			if (madvise(e->mem[i], e->len[i], MADV_PAGEOUT))
-				madvise(e->mem[i], e->len[i], MADV_DONTNEED);
+		/*
+		 * PAGEOUT writes shmem to swap where there is some; DONTNEED
+		 * unmaps the pages either way (a memfd keeps their data), so
+		 * every access after it faults.
+		 */
+		for (int i = 0; i < 2; i++) {
+			madvise(e->mem[i], e->len[i], MADV_PAGEOUT);
+			madvise(e->mem[i], e->len[i], MADV_DONTNEED);
+		}
 		sched_yield();
 	}
 	return NULL;
