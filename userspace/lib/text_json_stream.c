@@ -585,6 +585,42 @@ int ttpu_js_skip(struct ttpu_jstream *js, const char *path)
 	return ret;
 }
 
+/* The longest word shown in a message; longer ones end in "...". */
+#define WORD_SHOWN 24
+
+static bool is_word_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * The cursor is on a letter where @what was expected. Its first byte
+ * alone would call "nul" or "n" null and "tru" a boolean: only the whole
+ * word tells a literal that is merely the wrong value from one that is no
+ * JSON at all. At most WORD_SHOWN + 1 bytes are looked at, so a hostile
+ * word costs nothing.
+ */
+static int expect_open_word(struct ttpu_jstream *js, const char *path, const char *what)
+{
+	static const char *const literals[] = { "null", "true", "false" };
+	size_t n = 0;
+
+	for (;;) {
+		while (n <= WORD_SHOWN && js->pos + n < js->len && is_word_byte(js->text[js->pos + n]))
+			n++;
+		if (n > WORD_SHOWN || js->pos + n < js->len || ttpu_js_more(js) <= 0)
+			break;
+	}
+	for (size_t i = 0; i < sizeof(literals) / sizeof(literals[0]); i++)
+		if (n == strlen(literals[i]) && !memcmp(js->text + js->pos, literals[i], n))
+			return ttpu_js_error(js, path, "expected %s, got %s", what,
+					     ttpu_js_describe_byte(literals[i][0]));
+	return ttpu_js_error(js, path, "malformed JSON: expected %s, got \"%.*s%s\"", what,
+			     (int)(n > WORD_SHOWN ? WORD_SHOWN : n), js->text + js->pos,
+			     n > WORD_SHOWN ? "..." : "");
+}
+
 static int expect_open(struct ttpu_jstream *js, const char *path, char open,
 		       const char *what)
 {
@@ -595,6 +631,8 @@ static int expect_open(struct ttpu_jstream *js, const char *path, char open,
 	if (c != open) {
 		if (c == -1)
 			return ttpu_js_error(js, path, "truncated JSON: expected %s", what);
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+			return expect_open_word(js, path, what);
 		return ttpu_js_error(js, path, "expected %s, got %s", what,
 				     ttpu_js_describe_byte(c));
 	}
