@@ -347,7 +347,8 @@ static int execute(struct cli *c, struct ttpu_error *err)
 		if (ret)
 			goto out;
 	} else if (c->compile) {
-		ret = cli_compile_write(c->sink.f, prog, err);
+		/* Written as it is laid out: the image is never held whole. */
+		ret = ttpu_program_write_binary_file(prog, c->sink.f, err);
 		if (ret) {
 			c->sink.failed = true;
 			goto out;
