@@ -314,11 +314,24 @@ static void serve_long_line(struct __test_metadata *_metadata, long bytes, const
 	check_answer_line(_metadata, r->out, 2);
 }
 
+/* Hundreds of MB through a pipe: time for a loaded machine. */
+FIXTURE(long_line) {
+	int unused;
+};
+
+FIXTURE_SETUP(long_line)
+{
+}
+
+FIXTURE_TEARDOWN(long_line)
+{
+}
+
 /*
  * A 100 MB line past --max-input 1M within 64 MB of address space: it is
  * read past and dropped, never held.
  */
-TEST(long_line_is_skipped_in_bounded_memory)
+TEST_F_TIMEOUT(long_line, skipped_in_bounded_memory, 300)
 {
 	struct proc_result r;
 
@@ -334,7 +347,7 @@ TEST(long_line_is_skipped_in_bounded_memory)
  * nothing on stderr, exit 0. Now it is that request's SystemError (ENOMEM)
  * and the next line is served.
  */
-TEST(line_beyond_memory_is_its_error)
+TEST_F_TIMEOUT(long_line, beyond_memory_is_its_error, 300)
 {
 	struct proc_result r;
 	char *l;
