@@ -251,6 +251,12 @@ static inline bool cli_utf8_valid(const char *str, size_t len)
 	return true;
 }
 
+/* Whether the suite runs built with ASan, which cannot run under ulimit -v. */
+static inline bool cli_sanitized(void)
+{
+	return getenv("ASAN_OPTIONS") != NULL;
+}
+
 /* ---- checks: need the harness's _metadata ------------------------------ */
 
 /* Whatever ttpu-run wrote, it wrote valid UTF-8. */

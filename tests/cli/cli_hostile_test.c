@@ -441,11 +441,6 @@ TEST(output_socket_refused)
  * The san suites run an ASan build (they set ASAN_OPTIONS): its shadow
  * memory defeats both an address-space limit and an RSS bound.
  */
-static bool sanitized(void)
-{
-	return getenv("ASAN_OPTIONS") != NULL;
-}
-
 /*
  * `yes` feeds an endless stream of white space: refused at the limit set
  * by the environment, and the process never held much more than it.
@@ -457,7 +452,7 @@ TEST(input_limit_holds_while_reading)
 	struct proc_result r;
 	struct rusage ru;
 
-	if (sanitized())
+	if (cli_sanitized())
 		SKIP(return, "peak RSS means nothing under ASan");
 	ASSERT_EQ(0, proc_run(args, &(struct proc_opts){ .env = env }, &r));
 	check_error(_metadata, &r, "UsageError", 2);
@@ -515,7 +510,7 @@ TEST(text_is_not_held_in_memory)
 	struct proc_result r;
 	struct rusage ru;
 
-	if (sanitized())
+	if (cli_sanitized())
 		SKIP(return, "peak RSS means nothing under ASan");
 	text = padded_tiny(_metadata, pad);
 	path = put_file(_metadata, &dir, "padded.json", text, strlen(text));
@@ -604,7 +599,7 @@ TEST(extra_rows_are_the_error_at_once)
 	proc_result_free(&r);
 	args[4] = tiny;
 	args[5] = path;
-	if (sanitized()) {
+	if (cli_sanitized()) {
 		free(path);
 		free(text);
 		cli_rmdir(dir);

@@ -5,13 +5,14 @@
  * Each variant is one failure (plus a success or two for comparison) run
  * under valgrind --error-exitcode=99 --leak-check=full: the run must end
  * with its own exit status and error kind, with no invalid access and
- * nothing leaked. SKIPs when valgrind is not installed.
+ * nothing leaked. --serve and --compile run here too (a dropped line, a
+ * file written as it is laid out). SKIPs when valgrind is not installed.
  */
 #include "kselftest_harness.h"
 
 #include "cli_check.h"
 
-enum vg_stdin { VG_NONE, VG_EMPTY, VG_REQUEST, VG_TRUNCATED, VG_GARBAGE, VG_DEEP };
+enum vg_stdin { VG_NONE, VG_EMPTY, VG_REQUEST, VG_TRUNCATED, VG_GARBAGE, VG_DEEP, VG_SERVE };
 
 FIXTURE(valgrind) {
 	char *dir;
@@ -22,6 +23,8 @@ FIXTURE_VARIANT(valgrind) {
 	enum vg_stdin in;
 	int status;
 	const char *kind;	/* NULL: success */
+	int lines;		/* success: 0 one JSON response, > 0 that many
+				 * lines (--serve), -1 nothing on stdout */
 };
 
 FIXTURE_VARIANT_ADD(valgrind, ok_file) {
@@ -95,6 +98,17 @@ FIXTURE_VARIANT_ADD(valgrind, bogus_engine) {
 	.status = 2, .kind = "UsageError",
 };
 
+/* Served, refused past --max-input (dropped unread), malformed, served. */
+FIXTURE_VARIANT_ADD(valgrind, serve_long_line) {
+	.args = { "--serve", "--max-input", "1K", "--engine", "software", "@tiny.json" },
+	.in = VG_SERVE, .status = 0, .lines = 4,
+};
+
+/* Written as it is laid out, onto OUT replaced atomically. */
+FIXTURE_VARIANT_ADD(valgrind, compile) {
+	.args = { "--compile", "@range.json", "-o", "OUT" }, .status = 0, .lines = -1,
+};
+
 FIXTURE_VARIANT_ADD(valgrind, unknown_option) {
 	.args = { "--frobnicate" }, .status = 2, .kind = "UsageError",
 };
@@ -123,6 +137,17 @@ static char *vg_stdin_text(enum vg_stdin in)
 		return NULL;
 	case VG_EMPTY:
 		return strdup("");
+	case VG_SERVE:
+		s = malloc(3 * 4096);
+		if (s) {
+			static const char good[] = "{\"A\": [[1,2,3,4],[5,6,7,8],[0,0,0,0],[1,1,1,1]]}\n";
+
+			strcpy(s, good);
+			memset(s + strlen(s), 'x', 5000);
+			strcpy(s + strlen(good) + 5000, "\nnul\n");
+			strcat(s, good);
+		}
+		return s;
 	case VG_DEEP:
 		s = malloc(depth + 1);
 		if (s) {
@@ -175,6 +200,13 @@ TEST_F_TIMEOUT(valgrind, clean, 120)
 	ASSERT_NE(99, r.status);
 	if (variant->kind) {
 		check_error(_metadata, &r, variant->kind, variant->status);
+	} else if (variant->lines) {
+		int n = 0;
+
+		ASSERT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
+		for (size_t i = 0; i < r.out_len; i++)
+			n += r.out[i] == '\n';
+		ASSERT_EQ(variant->lines < 0 ? 0 : variant->lines, n) TH_LOG("stdout: %s", r.out);
 	} else {
 		ASSERT_EQ(0, r.status) TH_LOG("stderr: %s", r.err);
 		ASSERT_NE(NULL, r.json);

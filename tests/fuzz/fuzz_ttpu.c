@@ -16,7 +16,7 @@
  * leaks and hangs (ASan, UBSan, libFuzzer), every document the library
  * writes must be valid UTF-8 and exactly one JSON value, and a JSON
  * program, its inputs and a request must load the same with the direct
- * readers turned off (ttpu_commands_direct, program_read.h;
+ * readers turned off (ttpu_commands_direct, program_read_commands.h;
  * ttpu_int_lists_direct, text_json_stream.h): the same error document, or
  * the same compiled bytes and the same response. A violation aborts, so
  * libFuzzer reports it with the input.
@@ -36,7 +36,7 @@
 
 #include "ttpu-run.h"
 #include "program_binary.h"
-#include "program_read.h"
+#include "program_read_commands.h"
 #include "../lib/binary_verdicts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

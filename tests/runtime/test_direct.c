@@ -40,7 +40,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "program_read.h"
+#include "program_read_command_direct.h"
+#include "program_read_commands.h"
 #include "rt.h"
 
 /* JS_CHUNK of text_json_stream.c: the fd reader's first window. */

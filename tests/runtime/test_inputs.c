@@ -293,4 +293,43 @@ TEST_F(inputs_api, load_file_missing)
 	ASSERT_KIND(TTPU_SYSTEM_ERROR, rc, err);
 }
 
+/*
+ * A word where the inputs object belongs: only a whole literal is called
+ * by its type; "nul", "n" or "tru" are no JSON value at all, and say so
+ * (their first byte alone once called them null or a boolean). Programs
+ * are read by the same walker.
+ */
+TEST(word_instead_of_object)
+{
+	static const struct { const char *text, *message; } cases[] = {
+		{ "nul", "inputs: malformed JSON: expected an object, got \"nul\"" },
+		{ "n", "inputs: malformed JSON: expected an object, got \"n\"" },
+		{ "tru\n", "inputs: malformed JSON: expected an object, got \"tru\"" },
+		{ "nully", "inputs: malformed JSON: expected an object, got \"nully\"" },
+		{ "Null", "inputs: malformed JSON: expected an object, got \"Null\"" },
+		{ "xyzzyxyzzyxyzzyxyzzyxyzzyxyzzy",
+		  "inputs: malformed JSON: expected an object, got \"xyzzyxyzzyxyzzyxyzzyxyzz...\"" },
+		{ "null", "inputs: expected an object, got null" },
+		{ " false ", "inputs: expected an object, got a boolean" },
+		{ "true,", "inputs: expected an object, got a boolean" },
+	};
+	struct ttpu_error err;
+	ttpu_program *prog;
+
+	ASSERT_EQ(0, rt_load(PROG_AW, &prog, &err)) TH_LOG("%s", err.message);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ttpu_inputs *in = ttpu_inputs_new(prog);
+		int rc = ttpu_inputs_parse(in, cases[i].text, strlen(cases[i].text), &err);
+
+		EXPECT_EQ(-TTPU_INPUT_ERROR, rc);
+		EXPECT_STREQ(cases[i].message, err.message);
+		EXPECT_EQ(1, err.line);
+		EXPECT_EQ(1 + (long)strspn(cases[i].text, " "), err.column);
+		ttpu_inputs_free(in);
+	}
+	ttpu_program_free(prog);
+	ASSERT_EQ(-TTPU_SCHEMA_ERROR, ttpu_program_load_buffer("nul\n", 4, &prog, &err));
+	EXPECT_STREQ("malformed JSON: expected an object, got \"nul\"", err.message);
+}
+
 TEST_HARNESS_MAIN

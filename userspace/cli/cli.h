@@ -4,7 +4,6 @@
  *
  * ttpu-run.c: options and the request -> response flow.
  * sink.c:     where the response goes: stdout, or OUT written atomically.
- * compile.c:  --compile, the program written in its compiled form.
  * serve.c:    --serve, one program answering inputs lines on stdin.
  * report.c:   errors (JSON on stdout, one line on stderr, exit status) and
  *             the --stats summary.
@@ -61,11 +60,6 @@ int cli_sink_commit(struct cli_sink *sink, struct ttpu_error *err);
 void cli_sink_abort(struct cli_sink *sink);
 /* Whether stdout can still take an error document. */
 bool cli_sink_stdout_usable(const struct cli_sink *sink);
-
-/* ---- compile.c --------------------------------------------------------- */
-
-/* Write @prog compiled (.ttpb) to @f. */
-int cli_compile_write(FILE *f, const ttpu_program *prog, struct ttpu_error *err);
 
 /* ---- serve.c ----------------------------------------------------------- */
 

@@ -59,8 +59,8 @@ static void usage(FILE *f)
 		"                      a symlink is followed (its target replaced, the link\n"
 		"                      kept), a FIFO or character device is written in place,\n"
 		"                      any other kind of node is refused\n"
-		"  -m, --max-input SIZE  refuse documents larger than SIZE bytes (K, M or G\n"
-		"                      suffix; default 1G, or $TTPU_TEXT_MAX)\n"
+		"  -m, --max-input SIZE  refuse documents (--serve: lines) larger than SIZE\n"
+		"                      bytes (K, M or G suffix; default 1G, or $TTPU_TEXT_MAX)\n"
 		"  -e, --engine ENGINE ");
 	/* The library's engine table, so a new engine needs no edit here. */
 	for (int c = 1; ttpu_engine_choice_name((enum ttpu_engine_choice)c); c++)
@@ -77,7 +77,8 @@ static void usage(FILE *f)
 		"                      PROGRAM is taken wherever a JSON one is\n"
 		"      --serve         load PROGRAM and open the engine once, then answer\n"
 		"                      each line of stdin (an inputs document) with one\n"
-		"                      response line, or an {\"error\": ...} line, until EOF\n"
+		"                      response line, or an {\"error\": ...} line naming\n"
+		"                      its line, until EOF; a read error ends it (exit 3)\n"
 		"  -s, --stats         a summary on stderr (engine, passes, cycles, device\n"
 		"                      counters, time per phase); adds \"stats\" to the response\n"
 		"  -S, --show          print each output as a matrix on stderr (for people;\n"
@@ -346,7 +347,8 @@ static int execute(struct cli *c, struct ttpu_error *err)
 		if (ret)
 			goto out;
 	} else if (c->compile) {
-		ret = cli_compile_write(c->sink.f, prog, err);
+		/* Written as it is laid out: the image is never held whole. */
+		ret = ttpu_program_write_binary_file(prog, c->sink.f, err);
 		if (ret) {
 			c->sink.failed = true;
 			goto out;

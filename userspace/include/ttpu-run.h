@@ -220,6 +220,25 @@ TTPU_API void ttpu_program_free(ttpu_program *prog);
  */
 TTPU_API int ttpu_program_write_binary(const ttpu_program *prog, char **image,
 				       size_t *len, struct ttpu_error *err);
+/**
+ * ttpu_program_write_binary_file() - the program in the compiled form, onto
+ * a stream
+ * @prog: a loaded program
+ * @f: where the file's bytes go, first to last, with no seek (a pipe will do)
+ * @err: filled on failure, or NULL
+ *
+ * The same bytes as ttpu_program_write_binary(), without ever holding them:
+ * the program is walked twice, once for the header's checksum and once
+ * onto @f, so memory stays the program's own however large its image.
+ * What @f still buffers is the caller's to flush and check; on failure
+ * part of the file may be written (write to a temporary file and rename it
+ * into place to keep a complete file or none).
+ *
+ * Return: 0, or -TTPU_USAGE_ERROR, or -TTPU_SYSTEM_ERROR when a write to
+ * @f failed (its errno in @err).
+ */
+TTPU_API int ttpu_program_write_binary_file(const ttpu_program *prog, FILE *f,
+					    struct ttpu_error *err);
 
 /* Flags of ttpu_program_matmul(). */
 #define TTPU_MATMUL_BIAS 0x1u	/* input "bias", i32 [n], added to every row */

@@ -25,30 +25,9 @@ bool ttpu_binary_has_magic(const void *p, size_t len)
 	return len >= TTPB_MAGIC_LEN && !memcmp(p, TTPB_MAGIC, TTPB_MAGIC_LEN);
 }
 
-/*
- * Two 64-bit lanes, the size of an SSE2 (x86-64) or NEON register; where
- * neither is there, the compiler makes each operation two scalar ones.
- */
-typedef uint64_t u64x2 __attribute__((vector_size(16)));
-
-#define CSUM_VECTORS 4
-#define CSUM_BLOCK (CSUM_VECTORS * sizeof(u64x2))	/* 64 bytes */
-
-/*
- * Fletcher-style sums in 8 lanes (4 vectors of 2): each 64-byte block's
- * k-th vector is added to sum1[k], and sum1[k] then to sum2[k]. sum1 sees
- * any changed word, sum2 where in the file it sits.
- */
-struct csum {
-	u64x2 sum1[CSUM_VECTORS], sum2[CSUM_VECTORS];
-	unsigned char carry[CSUM_BLOCK];	/* a block not yet whole */
-	size_t ncarry;
-	uint64_t len;
-};
-
 /* One block's words into the sums. */
 #define CSUM_ADD_BLOCK(b) do {						\
-	u64x2 w0, w1, w2, w3;						\
+	ttpu_u64x2 w0, w1, w2, w3;					\
 									\
 	memcpy(&w0, (b), sizeof(w0));					\
 	memcpy(&w1, (b) + 16, sizeof(w1));				\
@@ -70,18 +49,18 @@ struct csum {
  * the compiler may add straight from memory, as SSE2 allows only then:
  * the same sums in a quarter fewer instructions.
  */
-static void csum_blocks(struct csum *c, const unsigned char *b, size_t n)
+static void csum_blocks(struct ttpu_binary_csum *c, const unsigned char *b, size_t n)
 {
-	u64x2 a0 = c->sum1[0], a1 = c->sum1[1], a2 = c->sum1[2], a3 = c->sum1[3];
-	u64x2 b0 = c->sum2[0], b1 = c->sum2[1], b2 = c->sum2[2], b3 = c->sum2[3];
+	ttpu_u64x2 a0 = c->sum1[0], a1 = c->sum1[1], a2 = c->sum1[2], a3 = c->sum1[3];
+	ttpu_u64x2 b0 = c->sum2[0], b1 = c->sum2[1], b2 = c->sum2[2], b3 = c->sum2[3];
 
-	if ((uintptr_t)b % sizeof(u64x2) == 0) {
-		const unsigned char *v = __builtin_assume_aligned(b, sizeof(u64x2));
+	if ((uintptr_t)b % sizeof(ttpu_u64x2) == 0) {
+		const unsigned char *v = __builtin_assume_aligned(b, sizeof(ttpu_u64x2));
 
-		for (; n; n--, v += CSUM_BLOCK)
+		for (; n; n--, v += TTPB_CSUM_BLOCK)
 			CSUM_ADD_BLOCK(v);
 	} else {
-		for (; n; n--, b += CSUM_BLOCK)
+		for (; n; n--, b += TTPB_CSUM_BLOCK)
 			CSUM_ADD_BLOCK(b);
 	}
 	c->sum1[0] = a0;
@@ -94,24 +73,26 @@ static void csum_blocks(struct csum *c, const unsigned char *b, size_t n)
 	c->sum2[3] = b3;
 }
 
-static void csum_feed(struct csum *c, const unsigned char *p, size_t n)
+void ttpu_binary_csum_feed(struct ttpu_binary_csum *c, const void *data, size_t n)
 {
+	const unsigned char *p = data;
+
 	c->len += n;
 	if (c->ncarry) {
-		size_t k = CSUM_BLOCK - c->ncarry < n ? CSUM_BLOCK - c->ncarry : n;
+		size_t k = TTPB_CSUM_BLOCK - c->ncarry < n ? TTPB_CSUM_BLOCK - c->ncarry : n;
 
 		memcpy(c->carry + c->ncarry, p, k);
 		c->ncarry += k;
 		p += k;
 		n -= k;
-		if (c->ncarry < CSUM_BLOCK)
+		if (c->ncarry < TTPB_CSUM_BLOCK)
 			return;
 		csum_blocks(c, c->carry, 1);
 		c->ncarry = 0;
 	}
-	csum_blocks(c, p, n / CSUM_BLOCK);
-	memcpy(c->carry, p + n / CSUM_BLOCK * CSUM_BLOCK, n % CSUM_BLOCK);
-	c->ncarry = n % CSUM_BLOCK;
+	csum_blocks(c, p, n / TTPB_CSUM_BLOCK);
+	memcpy(c->carry, p + n / TTPB_CSUM_BLOCK * TTPB_CSUM_BLOCK, n % TTPB_CSUM_BLOCK);
+	c->ncarry = n % TTPB_CSUM_BLOCK;
 }
 
 /* MurmurHash3's 64-bit finaliser: a bijection where every input bit moves every output bit. */
@@ -125,15 +106,15 @@ static uint64_t mix64(uint64_t x)
 }
 
 /* The last block zero-padded, then the 16 sums and the length mixed into one. */
-static uint64_t csum_end(struct csum *c)
+uint64_t ttpu_binary_csum_end(struct ttpu_binary_csum *c)
 {
 	uint64_t h = 0;
 
 	if (c->ncarry) {
-		memset(c->carry + c->ncarry, 0, CSUM_BLOCK - c->ncarry);
+		memset(c->carry + c->ncarry, 0, TTPB_CSUM_BLOCK - c->ncarry);
 		csum_blocks(c, c->carry, 1);
 	}
-	for (int k = 0; k < CSUM_VECTORS; k++)
+	for (int k = 0; k < TTPB_CSUM_VECTORS; k++)
 		for (int l = 0; l < 2; l++)
 			h = mix64(mix64(h ^ c->sum1[k][l]) ^ c->sum2[k][l]);
 	return mix64(h ^ c->len);
@@ -142,13 +123,13 @@ static uint64_t csum_end(struct csum *c)
 uint64_t ttpu_binary_checksum(const void *image, size_t len)
 {
 	struct ttpb_header h;
-	struct csum c = { 0 };
+	struct ttpu_binary_csum c = { 0 };
 
 	if (len < sizeof(h))
 		return 0;
 	memcpy(&h, image, sizeof(h));
 	h.checksum = 0;
-	csum_feed(&c, (const unsigned char *)&h, sizeof(h));
-	csum_feed(&c, (const unsigned char *)image + sizeof(h), len - sizeof(h));
-	return csum_end(&c);
+	ttpu_binary_csum_feed(&c, (const unsigned char *)&h, sizeof(h));
+	ttpu_binary_csum_feed(&c, (const unsigned char *)image + sizeof(h), len - sizeof(h));
+	return ttpu_binary_csum_end(&c);
 }

@@ -95,6 +95,35 @@ bool ttpu_binary_has_magic(const void *p, size_t len);
 uint64_t ttpu_binary_checksum(const void *image, size_t len);
 
 /*
+ * Two 64-bit lanes, the size of an SSE2 (x86-64) or NEON register; where
+ * neither is there, the compiler makes each operation two scalar ones.
+ */
+typedef uint64_t ttpu_u64x2 __attribute__((vector_size(16)));
+
+#define TTPB_CSUM_VECTORS 4
+#define TTPB_CSUM_BLOCK (TTPB_CSUM_VECTORS * sizeof(ttpu_u64x2))	/* 64 bytes */
+
+/*
+ * Fletcher-style sums in 8 lanes (4 vectors of 2): each 64-byte block's
+ * k-th vector is added to sum1[k], and sum1[k] then to sum2[k]. sum1 sees
+ * any changed word, sum2 where in the file it sits.
+ */
+struct ttpu_binary_csum {
+	ttpu_u64x2 sum1[TTPB_CSUM_VECTORS], sum2[TTPB_CSUM_VECTORS];
+	unsigned char carry[TTPB_CSUM_BLOCK];	/* a block not yet whole */
+	size_t ncarry;
+	uint64_t len;
+};
+
+/*
+ * ttpu_binary_checksum() fed a piece at a time, for a writer that never
+ * holds the image: zero-initialise, feed the header with its checksum
+ * field 0 and then every following byte in order, end.
+ */
+void ttpu_binary_csum_feed(struct ttpu_binary_csum *c, const void *data, size_t n);
+uint64_t ttpu_binary_csum_end(struct ttpu_binary_csum *c);
+
+/*
  * Load a compiled program from @len bytes at @image (8-byte aligned),
  * which the program then owns: @unmap says whether to munmap() it (else
  * free()) when the program is freed, also on failure.

@@ -21,6 +21,8 @@
 #include "plan.h"
 #include "program_binary.h"
 #include "program_load.h"
+#include "program_read.h"
+#include "program_validate.h"
 #include "program_pass_map.h"
 #include "util.h"
 

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "program.h"
+#include "program_ops.h"
 
 const char *const ttpu_op_names[TTPU_OP_COUNT] = {
 	[TTPU_OP_ALLOC] = "alloc",

@@ -17,6 +17,9 @@
 
 #include "error.h"
 #include "program_read.h"
+#include "program_read_buffers.h"
+#include "program_read_commands.h"
+#include "program_read_field.h"
 
 enum top_key {
 	K_FORMAT, K_VERSION, K_TILE, K_NAME, K_BUFFERS, K_INPUTS, K_OUTPUTS,
@@ -27,66 +30,6 @@ static const char *const top_keys[K_COUNT] = {
 	"format", "version", "tile", "name", "buffers", "inputs", "outputs",
 	"commands", "estimate",
 };
-
-const char *ttpu_jpath_str(const struct ttpu_jpath *p, char *buf, size_t n)
-{
-	if (p->s)
-		return p->s;
-	ttpu_js_path(buf, n, "%s[%zu]%s%s%s%s", p->base, p->idx,
-		     p->k1 ? "." : "", p->k1 ? p->k1 : "",
-		     p->k2 ? "." : "", p->k2 ? p->k2 : "");
-	return buf;
-}
-
-int ttpu_read_uint(struct ttpu_jstream *js, const struct ttpu_jpath *p,
-		   struct json_object *obj, int64_t min, int64_t *v)
-{
-	char path[TTPU_PATH_MAX];
-	int r = ttpu_js_get_int(obj, v);
-
-	if (!r && *v >= min)
-		return 0;
-	ttpu_jpath_str(p, path, sizeof(path));
-	if (r == 1)
-		return ttpu_js_error(js, ttpu_jpath_str(p, path, sizeof(path)),
-				     "expected an integer >= %lld, got %s",
-				     (long long)min, ttpu_js_describe(obj));
-	if (r == 2)
-		return ttpu_js_error(js, ttpu_jpath_str(p, path, sizeof(path)),
-				     "%s is beyond the int64 range",
-				     json_object_get_string(obj));
-	return ttpu_js_error(js, ttpu_jpath_str(p, path, sizeof(path)),
-			     "expected an integer >= %lld, got %lld",
-			     (long long)min, (long long)*v);
-}
-
-int ttpu_read_name(struct ttpu_loader *L, const struct ttpu_jpath *p,
-		   struct json_object *obj, uint32_t *id)
-{
-	char path[TTPU_PATH_MAX];
-
-	if (!json_object_is_type(obj, json_type_string))
-		return ttpu_js_error(L->js, ttpu_jpath_str(p, path, sizeof(path)),
-				     "expected a buffer name (a string), got %s",
-				     ttpu_js_describe(obj));
-	return ttpu_intern_name(L, p, json_object_get_string(obj),
-				(size_t)json_object_get_string_len(obj), id);
-}
-
-int ttpu_intern_name(struct ttpu_loader *L, const struct ttpu_jpath *p,
-		     const char *s, size_t len, uint32_t *id)
-{
-	char path[TTPU_PATH_MAX];
-	bool created;
-
-	if (!len)
-		return ttpu_js_error(L->js, ttpu_jpath_str(p, path, sizeof(path)),
-				     "buffer names must not be empty");
-	*id = ttpu_names_intern(L->intern, s, len, &created);
-	if (*id == TTPU_NO_NAME)
-		return ttpu_error_nomem(L->err, "interning a buffer name");
-	return 0;
-}
 
 static int read_name_list(struct ttpu_loader *L, const char *what,
 			  uint32_t **out, size_t *n, ttpu_js_pos *offset)

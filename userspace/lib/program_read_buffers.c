@@ -13,7 +13,8 @@
 #include <json-c/json.h>
 
 #include "error.h"
-#include "program_read.h"
+#include "program_read_buffers.h"
+#include "program_read_field.h"
 #include "util.h"
 
 enum buf_key { B_DTYPE, B_SHAPE, B_KIND, B_DATA, B_COUNT };

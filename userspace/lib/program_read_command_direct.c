@@ -25,7 +25,8 @@
  */
 #include <string.h>
 
-#include "program_read.h"
+#include "program_ops.h"
+#include "program_read_command_direct.h"
 
 /* A cursor over the window; its end means "not mine" wherever it is met. */
 struct scan {

@@ -18,7 +18,11 @@
 
 #include "error.h"
 #include "program_pass_map.h"
-#include "program_read.h"
+#include "program_read_command_direct.h"
+#include "program_read_command_keys.h"
+#include "program_read_commands.h"
+#include "program_read_field.h"
+#include "text_json_strict.h"
 #include "util.h"
 
 /* "@base[@i]" without printf: it labels every command. */
@@ -41,70 +45,16 @@ static void index_path(char path[32], const char *base, size_t i)
 
 /*
  * A command's members are gathered in one walk of json-c's object, each
- * key classified by a switch: no hash lookup per field, and the members
- * are counted (for the duplicate-key check) on the way.
+ * key classified by a switch (ttpu_cmd_key_find()): no hash lookup per
+ * field, and the members are counted (for the duplicate-key check) on the
+ * way. json-c's keys are C strings: a key ends at its first NUL, as
+ * strcmp sees it.
  */
-int ttpu_cmd_key_find(const char *k, size_t len)
-{
-#define IS(word) (len == sizeof(word) - 1 && !memcmp(k, word, len))
-	if (!len)
-		return TTPU_CK_UNKNOWN;
-	switch (k[0]) {
-	case 'a':
-		return len == 1 ? TTPU_CK_A : TTPU_CK_UNKNOWN;
-	case 'b':
-		if (len == 1)
-			return TTPU_CK_B;
-		if (IS("buf"))
-			return TTPU_CK_BUF;
-		return IS("bias") ? TTPU_CK_BIAS : TTPU_CK_UNKNOWN;
-	case 'c':
-		return len == 1 ? TTPU_CK_C : TTPU_CK_UNKNOWN;
-	case 'd':
-		return IS("dst") ? TTPU_CK_DST : TTPU_CK_UNKNOWN;
-	case 'i':
-		return IS("id") ? TTPU_CK_ID : TTPU_CK_UNKNOWN;
-	case 'o':
-		return IS("op") ? TTPU_CK_OP : TTPU_CK_UNKNOWN;
-	case 'p':
-		return IS("pass") ? TTPU_CK_PASS : TTPU_CK_UNKNOWN;
-	case 'r':
-		if (len == 1)
-			return TTPU_CK_R;
-		return IS("relu") ? TTPU_CK_RELU : TTPU_CK_UNKNOWN;
-	case 's':
-		return IS("src") ? TTPU_CK_SRC : TTPU_CK_UNKNOWN;
-	}
-	return TTPU_CK_UNKNOWN;
-#undef IS
-}
-
-/* json-c's keys are C strings: a key ends at its first NUL, as strcmp sees it. */
 static int classify_key(const char *k)
 {
 	return ttpu_cmd_key_find(k, strlen(k));
 }
 
-/* The key bit of TTPU_CK_@k, to keep the table readable. */
-#define K(k) TTPU_CKB(TTPU_CK_##k)
-
-const struct ttpu_op_spec ttpu_op_specs[TTPU_OP_COUNT] = {
-	[TTPU_OP_ALLOC] = { { "buf" }, { TTPU_CK_BUF }, 1, 0x1, K(OP) | K(BUF), 0 },
-	[TTPU_OP_PASS] = { { "id", "a", "b" }, { TTPU_CK_ID, TTPU_CK_A, TTPU_CK_B },
-			   3, 0x7, K(OP) | K(ID) | K(A) | K(B), K(A) | K(B) },
-	[TTPU_OP_ACC] = { { "pass", "dst", "bias", "relu" },
-			  { TTPU_CK_PASS, TTPU_CK_DST, TTPU_CK_BIAS, TTPU_CK_RELU },
-			  4, 0x3, K(OP) | K(PASS) | K(DST) | K(BIAS) | K(RELU), K(DST) },
-	[TTPU_OP_EPILOGUE] = { { "dst", "bias", "relu" },
-			       { TTPU_CK_DST, TTPU_CK_BIAS, TTPU_CK_RELU },
-			       3, 0x1, K(OP) | K(DST) | K(BIAS) | K(RELU), K(DST) },
-	[TTPU_OP_HOST_ADD] = { { "dst", "a", "b" }, { TTPU_CK_DST, TTPU_CK_A, TTPU_CK_B },
-			       3, 0x7, K(OP) | K(DST) | K(A) | K(B), 0 },
-	[TTPU_OP_HOST_RELU] = { { "dst", "src" }, { TTPU_CK_DST, TTPU_CK_SRC },
-				2, 0x3, K(OP) | K(DST) | K(SRC), 0 },
-};
-
-#undef K
 
 static const char *const window_keys[3] = { "buf", "r", "c" };
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "program_load.h"
+#include "program_validate.h"
 
 #define NONE UINT32_MAX
 

@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "text_json_stream.h"
+#include "text_json_strict.h"
 #include "text_utf8.h"
 #include "util.h"
 
@@ -346,143 +347,6 @@ int ttpu_js_get_int(const struct json_object *obj, int64_t *v)
 	return 0;
 }
 
-/* Object members anywhere in @obj. */
-static size_t count_members(struct json_object *obj)
-{
-	size_t n = 0, i, len;
-
-	if (json_object_is_type(obj, json_type_object)) {
-		json_object_object_foreach(obj, key, val) {
-			(void)key;
-			n += 1 + count_members(val);
-		}
-	} else if (json_object_is_type(obj, json_type_array)) {
-		len = json_object_array_length(obj);
-		for (i = 0; i < len; i++)
-			n += count_members(json_object_array_get_idx(obj, i));
-	}
-	return n;
-}
-
-/* The 4 hex digits of a \u escape json-c has already accepted. */
-static unsigned int hex4(const char *s)
-{
-	unsigned int v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		char c = s[i];
-
-		v = v * 16 + (unsigned int)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-	}
-	return v;
-}
-
-/*
- * One pass over text[start, end), a value json-c accepted: count the
- * name/value separators outside strings (*@colons) and check the strings,
- * which json-c takes byte for byte: each must be valid UTF-8 and name no
- * lone surrogate ("\ud800" alone would come back as U+FFFD, a different
- * name). Returns 0, or 1 (bad UTF-8) or 2 (lone surrogate) with *@bad
- * the offset of the culprit.
- */
-static int scan_value(const char *s, size_t start, size_t end, size_t *colons,
-		      size_t *bad)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	bool in_str = false;
-	size_t n = 0, i, len;
-	unsigned int cp;
-
-	for (i = start; i < end; i++) {
-		if (!in_str) {
-			if (s[i] == '"')
-				in_str = true;
-			else if (s[i] == ':')
-				n++;
-			continue;
-		}
-		if (u[i] >= 0x80) {
-			len = ttpu_utf8_char_len(u + i, end - i);
-			if (!len) {
-				*bad = i;
-				return 1;
-			}
-			i += len - 1;
-		} else if (s[i] == '"') {
-			in_str = false;
-		} else if (s[i] == '\\') {
-			if (s[++i] != 'u')
-				continue;
-			cp = hex4(s + i + 1);
-			if (cp >= 0xdc00 && cp <= 0xdfff) {
-				*bad = i - 1;
-				return 2;
-			}
-			if (cp >= 0xd800 && cp <= 0xdbff) {
-				if (end - i < 11 || s[i + 5] != '\\' || s[i + 6] != 'u' ||
-				    hex4(s + i + 7) < 0xdc00 || hex4(s + i + 7) > 0xdfff) {
-					*bad = i - 1;
-					return 2;
-				}
-				i += 6;		/* the low half, checked */
-			}
-			i += 4;
-		}
-	}
-	*colons = n;
-	return 0;
-}
-
-/*
- * Name the duplicate key in text[start, end) (a value json-c accepted):
- * only called once a duplicate is known to exist, so it may be slow.
- */
-static void find_duplicate_key(const char *s, size_t start, size_t end,
-			       char *out, size_t size)
-{
-	struct key_ref { size_t at, len; int depth; } keys[512];
-	bool in_obj[TTPU_JSON_MAX_DEPTH + 2] = { false };
-	bool want_key = false;
-	size_t nkeys = 0, i, j, k0;
-	int depth = 0;
-
-	snprintf(out, size, "?");
-	for (i = start; i < end; i++) {
-		char c = s[i];
-
-		if (c == '"') {
-			k0 = ++i;
-			while (i < end && s[i] != '"')
-				i += s[i] == '\\' ? 2 : 1;
-			if (!want_key || depth <= 0 || !in_obj[depth])
-				continue;
-			want_key = false;
-			for (j = 0; j < nkeys; j++) {
-				if (keys[j].depth == depth && keys[j].len == i - k0 &&
-				    !memcmp(s + keys[j].at, s + k0, i - k0)) {
-					snprintf(out, size, "%.*s", (int)(i - k0), s + k0);
-					return;
-				}
-			}
-			if (nkeys < sizeof(keys) / sizeof(keys[0]))
-				keys[nkeys++] = (struct key_ref){ k0, i - k0, depth };
-		} else if (c == '{' || c == '[') {
-			if (depth + 1 >= (int)(sizeof(in_obj) / sizeof(in_obj[0])))
-				return;
-			in_obj[++depth] = c == '{';
-			want_key = c == '{';
-		} else if (c == '}' || c == ']') {
-			while (nkeys && keys[nkeys - 1].depth == depth)
-				nkeys--;
-			depth--;
-			want_key = false;
-		} else if (c == ',') {
-			want_key = depth > 0 && in_obj[depth];
-		}
-	}
-}
-
 int ttpu_js_value_raw(struct ttpu_jstream *js, const char *path,
 		      struct json_object **out, size_t *colons)
 {
@@ -528,7 +392,7 @@ int ttpu_js_value_raw(struct ttpu_jstream *js, const char *path,
 		return ttpu_js_error_at(js, end, path, "malformed JSON: %s",
 					json_tokener_error_desc(jerr));
 	}
-	switch (scan_value(js->text, js->pos, end, colons, &bad)) {
+	switch (ttpu_js_scan_value(js->text, js->pos, end, colons, &bad)) {
 	case 1:
 		json_object_put(obj);
 		return ttpu_js_error_at(js, bad, path,
@@ -549,13 +413,8 @@ int ttpu_js_duplicate(struct ttpu_jstream *js, const char *path)
 {
 	char key[64];
 
-	find_duplicate_key(js->text, js->elem_start, js->pos, key, sizeof(key));
+	ttpu_js_find_duplicate_key(js->text, js->elem_start, js->pos, key, sizeof(key));
 	return ttpu_js_error(js, path, "duplicate key \"%s\"", key);
-}
-
-size_t ttpu_js_count_members(struct json_object *obj)
-{
-	return count_members(obj);
 }
 
 int ttpu_js_value(struct ttpu_jstream *js, const char *path,
@@ -568,7 +427,7 @@ int ttpu_js_value(struct ttpu_jstream *js, const char *path,
 	 * json-c keeps the last of duplicate keys silently; a duplicate key
 	 * is as much a mistake as an unknown one, so count them.
 	 */
-	if (!ret && colons && colons != count_members(*out)) {
+	if (!ret && colons && colons != ttpu_js_count_members(*out)) {
 		json_object_put(*out);
 		*out = NULL;
 		return ttpu_js_duplicate(js, path);
@@ -585,6 +444,42 @@ int ttpu_js_skip(struct ttpu_jstream *js, const char *path)
 	return ret;
 }
 
+/* The longest word shown in a message; longer ones end in "...". */
+#define WORD_SHOWN 24
+
+static bool is_word_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * The cursor is on a letter where @what was expected. Its first byte
+ * alone would call "nul" or "n" null and "tru" a boolean: only the whole
+ * word tells a literal that is merely the wrong value from one that is no
+ * JSON at all. At most WORD_SHOWN + 1 bytes are looked at, so a hostile
+ * word costs nothing.
+ */
+static int expect_open_word(struct ttpu_jstream *js, const char *path, const char *what)
+{
+	static const char *const literals[] = { "null", "true", "false" };
+	size_t n = 0;
+
+	for (;;) {
+		while (n <= WORD_SHOWN && js->pos + n < js->len && is_word_byte(js->text[js->pos + n]))
+			n++;
+		if (n > WORD_SHOWN || js->pos + n < js->len || ttpu_js_more(js) <= 0)
+			break;
+	}
+	for (size_t i = 0; i < sizeof(literals) / sizeof(literals[0]); i++)
+		if (n == strlen(literals[i]) && !memcmp(js->text + js->pos, literals[i], n))
+			return ttpu_js_error(js, path, "expected %s, got %s", what,
+					     ttpu_js_describe_byte(literals[i][0]));
+	return ttpu_js_error(js, path, "malformed JSON: expected %s, got \"%.*s%s\"", what,
+			     (int)(n > WORD_SHOWN ? WORD_SHOWN : n), js->text + js->pos,
+			     n > WORD_SHOWN ? "..." : "");
+}
+
 static int expect_open(struct ttpu_jstream *js, const char *path, char open,
 		       const char *what)
 {
@@ -595,6 +490,8 @@ static int expect_open(struct ttpu_jstream *js, const char *path, char open,
 	if (c != open) {
 		if (c == -1)
 			return ttpu_js_error(js, path, "truncated JSON: expected %s", what);
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+			return expect_open_word(js, path, what);
 		return ttpu_js_error(js, path, "expected %s, got %s", what,
 				     ttpu_js_describe_byte(c));
 	}

@@ -10,7 +10,9 @@
  * scan the window themselves instead, where json-c's objects would cost
  * most: lists of integers (text_json_int_list.c, its plain rows
  * text_json_int_list_direct.c) and plain commands
- * (program_read_command_direct.c).
+ * (program_read_command_direct.c). What json-c lets through and a ttpu
+ * text may not hold (strings not valid UTF-8, lone surrogates, duplicate
+ * keys) is checked on each value it parses by text_json_strict.c.
  *
  * The text is either all in memory (ttpu_js_init) or read from a file
  * descriptor in chunks (ttpu_js_init_fd): then only a window of it is held,
@@ -32,8 +34,6 @@
 #include <stdint.h>
 
 #include "ttpu-run.h"
-
-#define TTPU_JSON_MAX_DEPTH 32
 
 struct json_object;
 struct json_tokener;
@@ -109,8 +109,6 @@ int ttpu_js_value(struct ttpu_jstream *js, const char *path,
 int ttpu_js_value_raw(struct ttpu_jstream *js, const char *path,
 		      struct json_object **out, size_t *colons);
 int ttpu_js_duplicate(struct ttpu_jstream *js, const char *path);
-/* Object members anywhere in @obj (its own and all nested ones). */
-size_t ttpu_js_count_members(struct json_object *obj);
 /* Skip the value at the cursor (parsed and freed). */
 int ttpu_js_skip(struct ttpu_jstream *js, const char *path);
 
