@@ -10,7 +10,8 @@
 #                         prints, never fails on a figure
 #   check-driver-user     (part of `make check`) the userspace-built driver
 #                         runs batches whose every result is checked against
-#                         the CPU reference, natively and under valgrind's
+#                         the CPU reference (also at the simulator's worst
+#                         bus timing), natively and under valgrind's
 #                         memcheck, and the armhf count per kick
 #                         and per read-back must be within the tolerance of
 #                         what the model's defaults (SIM_CPU_KICK_PS,
@@ -94,6 +95,7 @@ check-driver-user:
 	@log=$(RESULTS)/driver-user.log; status=0; \
 	if $(MAKE) --no-print-directory -s $(DU_X86_BIN) >$$log 2>&1; then \
 		$(DU_X86_BIN) check >>$$log 2>&1 || status=1; \
+		$(DU_X86_BIN) check-worst >>$$log 2>&1 || status=1; \
 		if valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 			--error-exitcode=9 $(DU_X86_BIN) check >/dev/null 2>$(DU_DIR)/memcheck.log; then \
 			echo "ok 50 kick_count check under valgrind memcheck" >>$$log; \
