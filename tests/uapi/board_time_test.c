@@ -17,9 +17,17 @@
 
 static const char *const items[] = {
 	"sim_cpu_syscalls", "sim_cpu_syncs", "sim_cpu_lines", "sim_cpu_copy_bytes",
-	"sim_cpu_kicks", "sim_cpu_readbacks", "sim_cpu_ns",
+	"sim_cpu_kicks", "sim_cpu_readbacks", "sim_cpu_ns", "sim_cpu_pages",
 };
 #define NITEMS		(sizeof(items) / sizeof(items[0]))
+
+/* Pages that [@p, @p + @len) touches */
+static long long pages_spanned(const void *p, size_t len)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), a = (uintptr_t)p;
+
+	return (long long)((a + len - 1) / page - a / page + 1);
+}
 
 static void snap(struct __test_metadata *_metadata, long long *v)
 {
@@ -101,14 +109,17 @@ NPU_TEST_F(board, cpu_share_of_a_chunk)
 	/* the tiles cleaned, the C slots invalidated before and after */
 	ASSERT_EQ(3, v1[1] - v0[1]);
 	ASSERT_EQ(NK * (AB_BYTES + 2 * sizeof(npu_ctile)) / LINE, v1[2] - v0[2]);
-	/* flags and slot checked, kicks in, staged, C out of RX and to the user */
+	/* flags and slot checked, kicks in, staged, C from RX to its slot */
 	ASSERT_EQ(3 * sizeof(s) + NK * (2 * sizeof(uint32_t) + sizeof(k[0]) +
-					 AB_BYTES + 2 * sizeof(npu_ctile)),
+					 AB_BYTES + sizeof(npu_ctile)),
 		  v1[3] - v0[3]);
 	/* the driver's own code: every kick, and every kick's read-back */
 	ASSERT_EQ(NK, v1[4] - v0[4]);
 	ASSERT_EQ(NK, v1[5] - v0[5]);
 	ASSERT_LT(0, v1[6] - v0[6]);
+	/* every page of the kicks and of the results pinned once */
+	ASSERT_EQ(pages_spanned(k, sizeof(k)) + pages_spanned(got, sizeof(got)),
+		  v1[7] - v0[7]);
 }
 
 /*

@@ -39,6 +39,7 @@ static const char *const knobs[] = {
 /* The ranges' worst ends (driver/npukit_sim.h) */
 #define IDLE_LAG_MAX	100
 #define OVERTAKE_MAX	20
+#define STALL_US	400
 
 FIXTURE(timing) {
 	int fd;
@@ -230,6 +231,9 @@ NPU_TEST_F(timing, late_npu_writes)
  * instance has one (irq_waits counts them), else between polls
  * (poll_sleeps). A lost interrupt costs a sleep to the hang limit, a
  * spurious one a wakeup for nothing; neither may cost a right answer.
+ * The stall is past the longest polling budget the wait estimates can
+ * learn (8 x 20 us), so every wait on a transfer sleeps however many
+ * batches ran before.
  */
 NPU_TEST_F(timing, waits_sleep_on_interrupts)
 {
@@ -238,8 +242,8 @@ NPU_TEST_F(timing, waits_sleep_on_interrupts)
 	long long naps = npu_stat("poll_sleeps");
 
 	ASSERT_LE(0, chans);
-	ASSERT_EQ(0, npu_knob_write("stall_us", 30));
-	run_checked(_metadata, self->fd, NK, 8, SEED + 7, "stall_us 30");
+	ASSERT_EQ(0, npu_knob_write("stall_us", STALL_US));
+	run_checked(_metadata, self->fd, NK, 8, SEED + 7, "stall_us 400");
 	if (!chans) {
 		ASSERT_LT(naps, npu_stat("poll_sleeps"));
 		return;
@@ -249,7 +253,7 @@ NPU_TEST_F(timing, waits_sleep_on_interrupts)
 	ASSERT_EQ(0, npu_knob_write("irq_lose", 2));
 	ASSERT_EQ(0, npu_knob_write("irq_spurious", 4));
 	run_checked(_metadata, self->fd, NK, 8, SEED + 8,
-		    "stall_us 30, 2 interrupts lost, 4 spurious");
+		    "stall_us 400, 2 interrupts lost, 4 spurious");
 	ASSERT_EQ(0, npu_knob_read("irq_lose"));
 	ASSERT_EQ(0, npu_knob_read("irq_spurious"));
 	ASSERT_LT(0, npu_stat("irq_wakeups"));
