@@ -15,7 +15,9 @@
  *  - an S2MM transfer ends at TLAST and S2MM_LENGTH then reads the bytes
  *    received; a stream longer than LENGTH is DMAIntErr;
  *  - an error halts the channel: Halted, the error bit and Err_Irq set,
- *    Idle and RS clear; what was in flight is abandoned.
+ *    Idle and RS clear; what was in flight is abandoned. Only a reset
+ *    restarts it (PG021: errors need a soft or hard reset): RS written
+ *    meanwhile is ignored.
  */
 #include <string.h>
 
@@ -166,7 +168,9 @@ void axi_dma_write(struct axi_dma *d, uint32_t off, uint32_t val)
 		}
 		ch->dmacr = val & (NPUKIT_DMACR_RS | NPUKIT_DMACR_IOC_IRQ_EN |
 				   NPUKIT_DMACR_ERR_IRQ_EN);
-		if (val & NPUKIT_DMACR_RS)
+		if (ch->dmasr & NPUKIT_DMASR_ERRORS)
+			ch->dmacr &= ~NPUKIT_DMACR_RS;
+		if (ch->dmacr & NPUKIT_DMACR_RS)
 			ch->dmasr &= ~NPUKIT_DMASR_HALTED;
 		else if (!ch->nq)
 			ch->dmasr |= NPUKIT_DMASR_HALTED;
