@@ -98,7 +98,7 @@ hw-emu:
 	command -v $(VERILATOR) >/dev/null || { echo "hw-emu: no $(VERILATOR): apt-get install verilator (scripts/deps all)"; exit 2; }
 	@$(MAKE) --no-print-directory -s $(TTPU_RUN) \
 		$(HW_PROGS:%=$(HW_DIR)/rtl/%) $(HW_DIR)/rtl/libnpukit-hwemu.so \
-		$(DU_X86_BIN) >/dev/null
+		$(DU_X86_BIN) uapi-tests engine-tests >/dev/null
 	@mkdir -p $(RESULTS)
 	@$(HW_RUN) rtl $(HW_DIR)/rtl $(DU_X86_BIN) $(TTPU_RUN) $(HW_DIR)/work $(RESULTS)/hw-emu.log
 
