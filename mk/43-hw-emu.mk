@@ -15,7 +15,7 @@ HW_DIR      = $(BUILD)/hw-emu
 HW_SRC      := tests/hw-emu
 # The driver's files without the simulator: hwemu_sim.c stands in for it
 HW_DRIVER   := $(filter-out sim,$(DU_DRIVER))
-HW_OWN      := axi_dma hwemu_sim
+HW_OWN      := axi_dma hwemu_monitor hwemu_sim
 HW_CFLAGS   = $(filter-out -fno-PIE,$(DU_X86_CFLAGS)) -fPIC -D_GNU_SOURCE -I$(HW_SRC)
 HW_OBJS     = $(HW_DRIVER:%=$(HW_DIR)/obj/driver/npukit_%.o) \
 	$(DU_OWN:%=$(HW_DIR)/obj/du/%.o) $(HW_OWN:%=$(HW_DIR)/obj/hw/%.o)

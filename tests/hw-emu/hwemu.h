@@ -29,6 +29,7 @@ struct hwemu_stats {
 	uint64_t dma_bytes;
 	uint64_t dropped;	/* DMA LENGTH writes the DMA ignored */
 	uint64_t reads, writes;
+	uint64_t violations;	/* of what the driver relies on (hwemu_monitor.h) */
 };
 
 /* Set a knob on every instance and for those created later: 0 or -1 (no such knob) */

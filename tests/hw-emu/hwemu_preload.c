@@ -14,7 +14,7 @@
  * node's unlocked_ioctl, close(2) its release; every other file is the C
  * library's. At exit the driver is unloaded and, with NPUKIT_HWEMU_STATS
  * naming a file, what the co-simulation measured is appended to it as one
- * line: "cycles clocked runs run_cycles busy_cycles dma_bytes backend".
+ * line: "cycles clocked runs run_cycles busy_cycles dma_bytes violations backend".
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -222,11 +222,12 @@ __attribute__((destructor)) static void hw_unload(void)
 	if (path) {
 		out = fopen(path, "a");
 		if (out) {
-			fprintf(out, "%llu %llu %llu %llu %llu %llu %s\n",
+			fprintf(out, "%llu %llu %llu %llu %llu %llu %llu %s\n",
 				(unsigned long long)st.cycles, (unsigned long long)st.clocked,
 				(unsigned long long)st.runs, (unsigned long long)st.run_cycles,
 				(unsigned long long)st.busy_cycles,
-				(unsigned long long)st.dma_bytes, hwemu_backend());
+				(unsigned long long)st.dma_bytes,
+				(unsigned long long)st.violations, hwemu_backend());
 			fclose(out);
 		}
 	}

@@ -36,6 +36,7 @@
 #include "npukit_sim.h"
 #include "axi_dma.h"
 #include "hwemu.h"
+#include "hwemu_monitor.h"
 
 #define HW_CYCLE_NS		10
 #define HW_READ_RTT_NS		250
@@ -83,6 +84,7 @@ struct npukit_sim {
 	bool was_busy, was_done;
 	u64 busy_since;
 	struct hw_knobs k;
+	struct hwemu_monitor mon;
 	struct hwemu_stats st;
 	struct npukit_sim_cpu cpu;
 	u64 real_mark;
@@ -182,6 +184,7 @@ void hwemu_stats(struct hwemu_stats *out)
 		out->dropped += s->dma.mm2s.dropped + s->dma.s2mm.dropped;
 		out->reads += s->st.reads;
 		out->writes += s->st.writes;
+		out->violations += s->mon.violations;
 	}
 }
 
@@ -239,6 +242,11 @@ static void hw_cycle(struct npukit_sim *s)
 		s->r_have = true;
 		s->rdata = p->rdata;
 	}
+	if (aw_fire)
+		hwemu_monitor_write(&s->mon, c, s->aw[0].off, s->aw[0].val, p, &s->dma);
+	if (ar_fire)
+		hwemu_monitor_read(&s->mon, c, p->araddr);
+	hwemu_monitor_cycle(&s->mon, c, p);
 	axi_dma_clock(&s->dma, p);
 	if (p->busy) {
 		s->st.busy_cycles++;
@@ -450,6 +458,7 @@ void npukit_sim_pl_reset(struct npukit_sim *sim)
 	sim->pins.arvalid = false;
 	sim->dma_land = sim->npu_land = sim->now;
 	axi_dma_pl_reset(&sim->dma);
+	hwemu_monitor_reset(&sim->mon);
 	sim->reset_left = HW_RESET_CYCLES;
 }
 

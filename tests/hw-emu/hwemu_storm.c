@@ -154,6 +154,15 @@ int main(int argc, char **argv)
 	} else {
 		printf("ok 2 a clean batch after the storm\n");
 	}
+	{
+		struct hwemu_stats st;
+
+		hwemu_stats(&st);
+		printf("# %llu cycles modelled, %llu GEMM runs, %llu violations of what the driver relies on\n",
+		       (unsigned long long)st.cycles, (unsigned long long)st.runs,
+		       (unsigned long long)st.violations);
+		bad |= st.violations != 0;
+	}
 	unload();
 	return bad;
 }
