@@ -41,7 +41,7 @@ $(HW_DIR)/obj/hw/hwemu_preload.o: $(HW_SRC)/hwemu_preload.c
 
 # One set of programs per NPU behind the pins: port (the C port model) and
 # rtl (Verilated); the same sources otherwise.
-HW_PROGS    := kick_count hwemu_storm dma_test
+HW_PROGS    := kick_count hwemu_storm dma_test monitor_test
 HW_PORT_NPU = $(HW_DIR)/obj/hw/npu_portmodel.o
 HW_RTL_NPU  = $(HW_DIR)/obj/rtl/npu_rtl.o $(HW_VL_DIR)/Vnpukit_axil__ALL.a \
 	$(HW_DIR)/obj/rtl/verilated.o $(HW_DIR)/obj/rtl/verilated_threads.o
