@@ -57,6 +57,14 @@ $(HW_DIR)/port/libnpukit-hwemu.so: $(HW_DIR)/obj/hw/hwemu_preload.o $(HW_OBJS) $
 	$(CC) -shared -Wl,-Bsymbolic -Wl,--version-script=$(HW_SRC)/hwemu_preload.map \
 		-o $@ $^
 
+# The same library on the C simulator: the model set beside the RTL
+HW_CSIM_OBJS = $(filter-out $(HW_OWN:%=$(HW_DIR)/obj/hw/%.o),$(HW_OBJS)) \
+	$(HW_DIR)/obj/driver/npukit_sim.o
+$(HW_DIR)/csim/libnpukit-hwemu.so: $(HW_DIR)/obj/hw/hwemu_preload.o $(HW_CSIM_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-Bsymbolic -Wl,--version-script=$(HW_SRC)/hwemu_preload.map \
+		-o $@ $^
+
 # The RTL: only with NPUKIT_RTL, only from its rtl/ directory
 $(HW_VL_DIR)/Vnpukit_axil__ALL.a: $(addprefix $(NPUKIT_RTL)/rtl/,$(HW_RTL_FILES))
 	@mkdir -p $(HW_VL_DIR)
@@ -98,7 +106,7 @@ hw-emu:
 	command -v $(VERILATOR) >/dev/null || { echo "hw-emu: no $(VERILATOR): apt-get install verilator (scripts/deps all)"; exit 2; }
 	@$(MAKE) --no-print-directory -s $(TTPU_RUN) \
 		$(HW_PROGS:%=$(HW_DIR)/rtl/%) $(HW_DIR)/rtl/libnpukit-hwemu.so \
-		$(DU_X86_BIN) uapi-tests engine-tests >/dev/null
+		$(DU_X86_BIN) $(HW_DIR)/csim/libnpukit-hwemu.so uapi-tests engine-tests >/dev/null
 	@mkdir -p $(RESULTS)
 	@$(HW_RUN) rtl $(HW_DIR)/rtl $(DU_X86_BIN) $(TTPU_RUN) $(HW_DIR)/work $(RESULTS)/hw-emu.log
 
@@ -107,7 +115,8 @@ check-hw-emu-glue:
 	@mkdir -p $(RESULTS)
 	@log=$(RESULTS)/hw-emu-glue.log; status=0; \
 	if $(MAKE) --no-print-directory -s $(TTPU_RUN) $(HW_PROGS:%=$(HW_DIR)/port/%) \
-		$(HW_DIR)/port/libnpukit-hwemu.so $(DU_X86_BIN) >$$log 2>&1; then \
+		$(HW_DIR)/port/libnpukit-hwemu.so $(HW_DIR)/csim/libnpukit-hwemu.so \
+		$(DU_X86_BIN) >$$log 2>&1; then \
 		$(HW_RUN) port $(HW_DIR)/port $(DU_X86_BIN) $(TTPU_RUN) $(HW_DIR)/work-port \
 			$(HW_DIR)/glue.log >>$$log 2>&1 || status=1; \
 	else \

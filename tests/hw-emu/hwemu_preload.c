@@ -15,6 +15,8 @@
  * library's. At exit the driver is unloaded and, with NPUKIT_HWEMU_STATS
  * naming a file, what the co-simulation measured is appended to it as one
  * line: "cycles clocked runs run_cycles busy_cycles dma_bytes violations backend".
+ * Linked with driver/npukit_sim.c instead of the co-simulation, it runs
+ * the same programs on the C simulator (mk/43-hw-emu.mk, csim/).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -32,6 +34,10 @@
 #include "hwemu.h"
 
 #define HW_FILES 16
+
+/* Weak: the same library links against the C simulator too (no stats) */
+void hwemu_stats(struct hwemu_stats *out) __attribute__((weak));
+const char *hwemu_backend(void) __attribute__((weak));
 
 static pthread_mutex_t hw_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool hw_loaded;
@@ -218,8 +224,8 @@ __attribute__((destructor)) static void hw_unload(void)
 
 	if (!hw_loaded)
 		return;
-	hwemu_stats(&st);
-	if (path) {
+	if (path && hwemu_stats) {
+		hwemu_stats(&st);
 		out = fopen(path, "a");
 		if (out) {
 			fprintf(out, "%llu %llu %llu %llu %llu %llu %llu %s\n",
