@@ -27,10 +27,17 @@
  *  - the C tile is streamed live from the output registers, so a run that
  *    ends during a read-back corrupts it.
  * Modelled: GEMM with CLEAR/accumulate, stream-in modes A||B, A only and
- * B only, stream-out, the DMA (reset, run/stop, errors). Not modelled: glue,
- * the weight bank and A ping-pong, which the driver does not use; FEATURES
- * reads what a 0x302 bitstream reads (0x1F) all the same, since the driver
- * must cope with what the hardware reports.
+ * B only, stream-out, the DMA (reset, run/stop, errors), and the registers
+ * as the RTL keeps them: GLUE_LEN 8 bits wide, TILE_KJ 16, the glue's X, Y
+ * and GAMMA banks (16 words each, aliased over their 256 bytes; OUT reads
+ * 0, it is the glue's to write), a PL reset restoring every register's
+ * reset value but not the banks (block RAM). Not modelled: glue
+ * operations, the weight bank and A ping-pong, which the driver does not
+ * use; FEATURES reads what a 0x302 bitstream reads (0x1F) all the same,
+ * since the driver must cope with what the hardware reports. Where the
+ * RTL's timing differs from this model's (hardware.rst, "Where the
+ * simulator and the RTL differ"), the driver never issues the sequence;
+ * hw-emu checks that it does not (Documentation/npukit/hw-emu.rst).
  *
  * Bus and DMA timing the driver must not depend on are knobs (module
  * parameters sim_idle_lag, sim_overtake, sim_first_beat for every instance,
@@ -138,6 +145,17 @@
 				 NPUKIT_FEATURE_WMEM)
 #define SIM_N			8
 #define SIM_C_WORDS		64
+/* The glue's register banks (hardware.rst 2): X, Y, OUT, GAMMA */
+#define SIM_GLUE_BANK		0x500
+#define SIM_GLUE_END		0x900
+#define SIM_GLUE_OUT		2
+#define SIM_GLUE_WORDS		16
+#define SIM_GLUE_LEN_MASK	0xFF
+#define SIM_TILE_KJ_MASK	0xFFFF
+/* Reset values (hardware.rst 2) */
+#define SIM_GLUE_LEN_RESET	16
+#define SIM_GLUE_PARAM_RESET	1
+#define SIM_W_SHAPE_RESET	0x00080008
 
 /*
  * The CPU's share, in ps, on the PYNQ-Z2's Cortex-A9 at 650 MHz (1.54 ns a
@@ -252,6 +270,7 @@ struct npukit_sim {
 	u32 tile_kj;
 	u32 glue_len;
 	u32 glue_param;
+	u32 glue[4][SIM_GLUE_WORDS];	/* X, Y, OUT (never written), GAMMA */
 	u32 tx_left;		/* C words the sender still has to send */
 	u64 tx_ready;
 
@@ -532,9 +551,20 @@ static void sim_take(struct npukit_sim *sim)
 	}
 }
 
+/* A glue bank word: the bank by 256 bytes, the word by addr[5:2] */
+static u32 *sim_glue_word(struct npukit_sim *sim, u32 off)
+{
+	return &sim->glue[(off - SIM_GLUE_BANK) >> 8][(off >> 2) % SIM_GLUE_WORDS];
+}
+
 static void sim_npu_write(struct npukit_sim *sim, u32 off, u32 val)
 {
 	off &= NPUKIT_DECODE_MASK;
+	if (off >= SIM_GLUE_BANK && off < SIM_GLUE_END) {
+		if ((off - SIM_GLUE_BANK) >> 8 != SIM_GLUE_OUT)
+			*sim_glue_word(sim, off) = val;
+		return;
+	}
 	if (off >= NPUKIT_A_TILE && off < NPUKIT_A_TILE + NPUKIT_TILE_BYTES) {
 		if (sim->busy)
 			sim->cnt.dropped++;
@@ -562,10 +592,10 @@ static void sim_npu_write(struct npukit_sim *sim, u32 off, u32 val)
 		sim->w_shape = val;
 		break;
 	case NPUKIT_TILE_KJ:
-		sim->tile_kj = val;
+		sim->tile_kj = val & SIM_TILE_KJ_MASK;
 		break;
 	case NPUKIT_GLUE_LEN:
-		sim->glue_len = val;
+		sim->glue_len = val & SIM_GLUE_LEN_MASK;
 		break;
 	case NPUKIT_GLUE_PARAM:
 		sim->glue_param = val;
@@ -582,6 +612,8 @@ static u32 sim_npu_read(struct npukit_sim *sim, u32 off)
 		return sim_le32(&sim->b[(off - NPUKIT_B_TILE) & ~3]);
 	if (off >= NPUKIT_C_TILE && off < NPUKIT_C_TILE + NPUKIT_C_BYTES)
 		return sim->c[(off - NPUKIT_C_TILE) / 4];
+	if (off >= SIM_GLUE_BANK && off < SIM_GLUE_END)
+		return *sim_glue_word(sim, off);
 	switch (off) {
 	case NPUKIT_ID:
 		return sim->bad_id ? 0 : NPUKIT_ID_MAGIC;
@@ -1127,6 +1159,15 @@ bool npukit_sim_has_reset_line(struct npukit_sim *sim)
 	return READ_ONCE(sim->reset_line);
 }
 
+/* The registers' reset values; the glue banks are block RAM and keep theirs */
+static void sim_reset_regs(struct npukit_sim *sim)
+{
+	sim->glue_len = SIM_GLUE_LEN_RESET;
+	sim->glue_param = SIM_GLUE_PARAM_RESET;
+	sim->w_shape = SIM_W_SHAPE_RESET;
+	sim->tile_kj = 0;
+}
+
 /**
  * npukit_sim_pl_reset - reset the programmable logic
  * @sim: the model
@@ -1156,6 +1197,7 @@ void npukit_sim_pl_reset(struct npukit_sim *sim)
 	sim->load_cfg = 0;
 	sim->words = 0;
 	sim->tx_left = 0;
+	sim_reset_regs(sim);
 	/* the DMA is in the PL too: it comes out as from its own reset */
 	sim_dma_reset(sim);
 	sim_settle(sim);
@@ -1252,9 +1294,7 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
 	sim->timing = (struct npukit_sim_timing)NPUKIT_SIM_TIMING_DEFAULT;
 	sim->reset_line = true;
 	memcpy(sim->cpu_ps, sim_cpu_default_ps, sizeof(sim->cpu_ps));
-	sim->glue_len = 16;
-	sim->glue_param = 1;
-	sim->w_shape = 0x00080008;
+	sim_reset_regs(sim);
 	sim->mm2s.dmasr = NPUKIT_DMASR_HALTED;
 	sim->s2mm.dmasr = NPUKIT_DMASR_HALTED;
 	atomic_set(&sim->dma_error, 0);
