@@ -140,6 +140,15 @@ static void start_mm2s(struct bench *b, uint32_t addr, uint32_t len)
 	wr(b, MM2S_LENGTH, len);
 }
 
+/* S2MM of @len bytes, with the source about to send a 64-word C tile */
+static void start_s2mm(struct bench *b, uint32_t dmacr, uint32_t len)
+{
+	wr(b, S2MM_DMACR, dmacr);
+	wr(b, S2MM_DA, RX_BUS);
+	wr(b, S2MM_LENGTH, len);
+	b->src_left = b->src_words = 64;
+}
+
 static void test_registers(void)
 {
 	struct axi_dma_knobs k = AXI_DMA_KNOBS_DEFAULT;
@@ -250,10 +259,7 @@ static void test_s2mm(void)
 	memset(rx, 0, sizeof(rx));
 	k.s2mm_stall = 50;
 	setup(&b, &k);
-	wr(&b, S2MM_DMACR, CR_RS);
-	wr(&b, S2MM_DA, RX_BUS);
-	wr(&b, S2MM_LENGTH, 1024);
-	b.src_left = b.src_words = 64;
+	start_s2mm(&b, CR_RS, 1024);
 	until(&b, S2MM_DMASR, SR_IDLE, 5000);
 	for (unsigned int i = 0; i < 64; i++)
 		right &= (rx[4 * i] | (uint32_t)rx[4 * i + 1] << 8 |
@@ -263,10 +269,7 @@ static void test_s2mm(void)
 	ok(rd(&b, S2MM_LENGTH) == 256, "S2MM: the transfer ends at TLAST; LENGTH reads the bytes received");
 
 	setup(&b, &k);
-	wr(&b, S2MM_DMACR, CR_RS | CR_ERR_EN);
-	wr(&b, S2MM_DA, RX_BUS);
-	wr(&b, S2MM_LENGTH, 128);
-	b.src_left = b.src_words = 64;
+	start_s2mm(&b, CR_RS | CR_ERR_EN, 128);
 	until(&b, S2MM_DMASR, SR_HALTED, 5000);
 	ok((rd(&b, S2MM_DMASR) & (SR_INT_ERR | SR_ERR | SR_HALTED | SR_IDLE)) ==
 	   (SR_INT_ERR | SR_ERR | SR_HALTED) && !(rd(&b, S2MM_DMACR) & CR_RS),
@@ -300,10 +303,7 @@ static void test_errors(void)
 	k.error_chan = 1;
 	setup(&b, &k);
 	axi_dma_inject(&b.d, 1);
-	wr(&b, S2MM_DMACR, CR_RS);
-	wr(&b, S2MM_DA, RX_BUS);
-	wr(&b, S2MM_LENGTH, 256);
-	b.src_left = b.src_words = 64;
+	start_s2mm(&b, CR_RS, 256);
 	until(&b, S2MM_DMASR, SR_IDLE, 1000);
 	ok(!b.src_left, "error_chan 1 spares the S2MM");
 	start_mm2s(&b, TX_BUS, 128);
@@ -326,10 +326,7 @@ static void test_errors(void)
 	k.error_beat = 30;
 	setup(&b, &k);
 	axi_dma_inject(&b.d, 1);
-	wr(&b, S2MM_DMACR, CR_RS);
-	wr(&b, S2MM_DA, RX_BUS);
-	wr(&b, S2MM_LENGTH, 256);
-	b.src_left = b.src_words = 64;
+	start_s2mm(&b, CR_RS, 256);
 	until(&b, S2MM_DMASR, SR_HALTED, 1000);
 	step(&b, 50);
 	ok(b.src_left == 34 && (rd(&b, S2MM_DMASR) & SR_SLV_ERR),

@@ -118,62 +118,55 @@ out:
 	return fd;
 }
 
-int open(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	va_list ap;
+/* open()'s third argument, there only when the flags ask for a mode */
+#define HW_MODE(flags, mode) do {					\
+	va_list ap;							\
+	(mode) = 0;							\
+	if ((flags) & (O_CREAT | O_TMPFILE)) {				\
+		va_start(ap, flags);					\
+		(mode) = va_arg(ap, mode_t);				\
+		va_end(ap);						\
+	}								\
+} while (0)
 
+static int hw_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
 	hw_resolve();
 	if (hw_is_node(path))
 		return hw_open_node(flags);
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return real_open(path, flags, mode);
+	return real_openat(dirfd, path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode;
+
+	HW_MODE(flags, mode);
+	return hw_openat(AT_FDCWD, path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	va_list ap;
+	mode_t mode;
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open(path, flags, mode);
+	HW_MODE(flags, mode);
+	return hw_openat(AT_FDCWD, path, flags, mode);
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	va_list ap;
+	mode_t mode;
 
-	hw_resolve();
-	if (hw_is_node(path))
-		return hw_open_node(flags);
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return real_openat(dirfd, path, flags, mode);
+	HW_MODE(flags, mode);
+	return hw_openat(dirfd, path, flags, mode);
 }
 
 int openat64(int dirfd, const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	va_list ap;
+	mode_t mode;
 
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return openat(dirfd, path, flags, mode);
+	HW_MODE(flags, mode);
+	return hw_openat(dirfd, path, flags, mode);
 }
 
 int ioctl(int fd, unsigned long req, ...)

@@ -219,6 +219,14 @@ static void sequencer(struct hwemu_npu *n, const struct hwemu_npu *o)
 	}
 }
 
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
 static void stream_in(struct hwemu_npu *n, const struct hwemu_npu *o, uint32_t word)
 {
 	uint8_t *dst = NULL;
@@ -230,12 +238,8 @@ static void stream_in(struct hwemu_npu *n, const struct hwemu_npu *o, uint32_t w
 		dst = &n->a[4 * i];
 	else if (o->load_mode == NPUKIT_LOAD_B)
 		dst = &n->b[4 * i];
-	if (dst) {	/* the weight bank is not modelled: its words are taken */
-		dst[0] = word;
-		dst[1] = word >> 8;
-		dst[2] = word >> 16;
-		dst[3] = word >> 24;
-	}
+	if (dst)	/* the weight bank is not modelled: its words are taken */
+		put_le32(dst, word);
 	if (i == rx_target(o) - 1) {
 		n->rx_idx = 0;
 		n->rx_done = true;
@@ -246,12 +250,7 @@ static void stream_in(struct hwemu_npu *n, const struct hwemu_npu *o, uint32_t w
 
 static void tile_write(uint8_t *t, uint32_t off, uint32_t val)
 {
-	uint8_t *q = t + (off & 0x3c);
-
-	q[0] = val;
-	q[1] = val >> 8;
-	q[2] = val >> 16;
-	q[3] = val >> 24;
+	put_le32(t + (off & 0x3c), val);
 }
 
 /* The registered write of the last cycle, decoded */
