@@ -114,7 +114,7 @@ hw-emu:
 	@$(MAKE) --no-print-directory -s uapi-tests engine-tests >$(HW_DIR)/suites-build.log 2>&1 || \
 		echo "# the UAPI and engine suites do not build here ($(HW_DIR)/suites-build.log): skipped"
 	@mkdir -p $(RESULTS)
-	@$(HW_RUN) rtl $(HW_DIR)/rtl $(DU_X86_BIN) $(TTPU_RUN) $(HW_DIR)/work $(RESULTS)/hw-emu.log
+	@BUILD=$(abspath $(BUILD)) $(HW_RUN) rtl $(HW_DIR)/rtl $(DU_X86_BIN) $(TTPU_RUN) $(HW_DIR)/work $(RESULTS)/hw-emu.log
 
 CHECK_TARGETS += check-hw-emu-glue
 check-hw-emu-glue:
