@@ -70,14 +70,13 @@ $(HW_DIR)/csim/sim_regs_test: $(HW_SRC)/sim_regs_test.c $(HW_CSIM_OBJS)
 	$(CC) $(HW_PROG_CFLAGS) -MMD -MP -o $@ $< $(HW_CSIM_OBJS)
 
 # The RTL: only with NPUKIT_RTL, only from its rtl/ directory
-# A checkout other than the last one's is rebuilt even when its files are older
+# A checkout other than the last one's is rebuilt even when its files are
+# older: the file naming it changes (when it is read) only when it does.
 HW_RTL_PATH = $(HW_VL_DIR)/rtl.path
-.PHONY: hw-emu-rtl-path
-hw-emu-rtl-path:
-	@mkdir -p $(HW_VL_DIR)
-	@echo '$(abspath $(NPUKIT_RTL))' | cmp -s - $(HW_RTL_PATH) || \
-		echo '$(abspath $(NPUKIT_RTL))' > $(HW_RTL_PATH)
-$(HW_RTL_PATH): hw-emu-rtl-path
+ifneq ($(NPUKIT_RTL),)
+HW_RTL_PATH_SET := $(shell mkdir -p $(HW_VL_DIR) && p='$(abspath $(NPUKIT_RTL))' && \
+	{ [ "$$(cat $(HW_RTL_PATH) 2>/dev/null)" = "$$p" ] || echo "$$p" > $(HW_RTL_PATH); })
+endif
 # Verilator 5.006 refuses npukit_glue.sv's blocking and non-blocking
 # assignments to one variable unless BLKANDNBLK is waived (hw-emu.rst)
 $(HW_VL_DIR)/Vnpukit_axil__ALL.a: $(addprefix $(NPUKIT_RTL)/rtl/,$(HW_RTL_FILES)) $(HW_RTL_PATH)
@@ -86,6 +85,7 @@ $(HW_VL_DIR)/Vnpukit_axil__ALL.a: $(addprefix $(NPUKIT_RTL)/rtl/,$(HW_RTL_FILES)
 		-Wno-fatal -Wno-lint -Wno-style -Wno-BLKANDNBLK \
 		-CFLAGS -fPIC -MAKEFLAGS OPT_FAST=-O2 $(filter %.sv,$^) > $(HW_DIR)/verilator.log 2>&1 || \
 		{ tail -20 $(HW_DIR)/verilator.log; exit 1; }
+	@touch $@	# Verilator leaves an archive whose sources did not change alone
 $(HW_DIR)/obj/rtl/verilated.o $(HW_DIR)/obj/rtl/verilated_threads.o: $(HW_DIR)/obj/rtl/%.o: $(VL_INC)/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) -O2 -fPIC -w -I$(VL_INC) -I$(VL_INC)/vltstd -c -o $@ $<
