@@ -11,6 +11,10 @@
  *              earlier one to the NPU (the two slaves' paths differ)
  *   late       writes to the NPU land this much later, which can be later
  *              than a read issued after them returns
+ *   no_reset_line  1: the driver has no PL reset to recover with, so a C
+ *              stream cut short by an error leaves the NPU stuck and the
+ *              device failed until it is bound again (a new instance,
+ *              as after reloading the bitstream)
  *   dma_error  inject: the next N transfers fail mid-transfer (DMASlvErr)
  * They are also read at creation from the environment, NPUKIT_HWEMU=
  * "name=value,name=value", and override the driver's timing parameters.

@@ -56,6 +56,7 @@ struct hw_knobs {
 	struct axi_dma_knobs dma;
 	u32 overtake;
 	u32 late;
+	u32 no_reset_line;
 };
 
 struct hw_write {
@@ -110,6 +111,7 @@ static const struct { const char *name; size_t off; } hw_knob_table[] = {
 	HW_KNOB("error_chan", dma.error_chan),
 	HW_KNOB("overtake", overtake),
 	HW_KNOB("late", late),
+	HW_KNOB("no_reset_line", no_reset_line),
 };
 
 static void hw_apply(struct npukit_sim *s)
@@ -444,9 +446,10 @@ void npukit_sim_set_timing(struct npukit_sim *sim, const struct npukit_sim_timin
 	hw_apply(sim);
 }
 
+/* The board wires FCLK_RESET0_N to the driver, unless the knob says not */
 bool npukit_sim_has_reset_line(struct npukit_sim *sim)
 {
-	return true;
+	return !sim->k.no_reset_line;
 }
 
 /* FCLK_RESET0_N: the NPU and the DMA to their power-on state; writes in flight are lost */

@@ -9,10 +9,14 @@
  * fails must say why with a documented errno and status (EIO with
  * DMA_ERROR or DEVICE_FAILED, ETIMEDOUT with TIMEOUT), and every slot it
  * read back before the failure (kicks below kicks_done) must be right. A
- * failed device is unbound and bound again, as root would. Afterwards a
+ * failed device is unbound and bound again, as root would (a new instance:
+ * with no_reset_line, as after reloading the bitstream). Afterwards a
  * clean batch must run right. TAP on stdout.
  *
- *   hwemu_storm BATCHES SEED
+ *   hwemu_storm BATCHES SEED [failed]   failed: some injections are bursts
+ *                                       of errors that outlast recovery, and
+ *                                       the failed state (EIO, status 5)
+ *                                       must be met too
  */
 #include <errno.h>
 #include <stdint.h>
@@ -66,12 +70,13 @@ int main(int argc, char **argv)
 	static struct npukit_kick k[MAXK];
 	static npu_ctile want[NRES], got[NRES];
 	unsigned long batches, ok = 0, eio = 0, timeouts = 0, rebinds = 0, injected = 0;
+	unsigned long failed_seen = 0;
 	uint64_t seed;
 	struct npukit_submit s;
 	int bad = 0;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: hwemu_storm BATCHES SEED\n");
+	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "failed"))) {
+		fprintf(stderr, "usage: hwemu_storm BATCHES SEED [failed]\n");
 		return 2;
 	}
 	batches = strtoul(argv[1], NULL, 0);
@@ -90,10 +95,13 @@ int main(int argc, char **argv)
 		npu_submit_init(&s, k, n, got, NRES);
 		s.timeout_ns = npu_now_ns() + NPU_DEADLINE_NS;
 		if (!(npu_rand(&seed) % 4)) {
+			/* with "failed", one in four a burst that outlasts recovery */
+			uint32_t burst = argc == 4 && !(npu_rand(&seed) % 4) ? 8 : 1;
+
 			hwemu_knob_set("error_beat", npu_rand(&seed) % 64);
 			hwemu_knob_set("error_chan", npu_rand(&seed) % 3);
-			hwemu_knob_set("dma_error", 1);
-			injected++;
+			hwemu_knob_set("dma_error", burst);
+			injected += burst;
 		}
 		/* device time runs ~1000x slower than real time here */
 		if (!(npu_rand(&seed) % 8))
@@ -126,6 +134,7 @@ int main(int argc, char **argv)
 			bad = 1;
 		}
 		if (s.status == NPUKIT_STATUS_DEVICE_FAILED) {
+			failed_seen++;
 			unload();
 			rebinds++;
 			if (load()) {
@@ -137,8 +146,9 @@ int main(int argc, char **argv)
 	hwemu_knob_set("dma_error", 0);
 	printf("%sok 1 fault storm: %lu batches, %lu errors injected: %lu right, %lu EIO, %lu ETIMEDOUT, %lu rebinds\n",
 	       bad ? "not " : "", batches, injected, ok, eio, timeouts, rebinds);
-	if (!bad && (!eio || !ok)) {
-		printf("not ok 2 the storm did not exercise both outcomes\n");
+	if (!bad && (!eio || !ok || (argc == 4 && !failed_seen))) {
+		printf("not ok 2 the storm did not exercise %s\n",
+		       argc == 4 && !failed_seen ? "the failed state" : "both outcomes");
 		return 1;
 	}
 	/* after the storm, a clean batch */
