@@ -139,6 +139,10 @@ check-hw-emu-glue:
 	else \
 		echo "not ok 1 hw-emu glue: does not build" >>$$log; status=1; \
 	fi; \
+	out=$$($(MAKE) --no-print-directory -s hw-emu NPUKIT_RTL= 2>&1); rc=$$?; \
+	if [ $$rc = 2 ] && echo "$$out" | grep -q 'git clone https://github.com/NetKit-Labs/npukit'; then \
+		echo "ok 1000 make hw-emu without NPUKIT_RTL says how to get the tree and stops (2)" >>$$log; \
+	else echo "not ok 1000 make hw-emu without NPUKIT_RTL: exit $$rc, $$out" >>$$log; status=1; fi; \
 	grep -E '^(not )?ok' $$log | sed 's/^/hw-emu-glue: /'; \
 	scripts/tally hw-emu-glue $$log $(RESULTS) || status=1; \
 	exit $$status
