@@ -10,14 +10,16 @@
  *  - GEMM_DONE, AXIS_RX_DONE and AXIS_TX_DONE are sticky; only START/CLEAR,
  *    LOAD_CFG and TX_ARM clear them (CLEAR clears AXIS_RX_DONE too, with or
  *    without START, as the RTL's npukit_axil.sv does);
- *  - a START or CLEAR is taken two cycles after its write lands: BUSY rises
+ *  - a CTRL write acts two cycles after it lands, as the RTL registers the
+ *    write, then the request: a START or CLEAR is taken then, BUSY rises
  *    and GEMM_DONE falls only then, and until then the array, still idle,
  *    takes stream beats into the tile it is about to multiply; GEMM_DONE
  *    comes 27 cycles after START lands, 28 after CLEAR|START (one cycle of
  *    the RTL's ST_CLEAR); CLEAR alone is busy for that one cycle and sets
- *    no GEMM_DONE;
- *  - START/CLEAR while busy, TX_ARM without GEMM_DONE or while the sender
- *    streams, and MMIO tile writes while busy are silently dropped;
+ *    no GEMM_DONE, and a START acting in that cycle runs as CLEAR|START;
+ *  - START/CLEAR that find the array busy when they act, TX_ARM that finds
+ *    no GEMM_DONE or the sender streaming then, and MMIO tile writes while
+ *    busy are silently dropped;
  *  - the stream word counter wraps, and only LOAD_CFG resets it;
  *  - the NPU takes stream beats only while idle (the MM2S waits);
  *  - the C stream has no abort: without an S2MM transfer it waits forever;
@@ -116,7 +118,7 @@
  *	request.
  * RUN_CYCLES: START landing to GEMM_DONE: 22 feed cycles, the capture and
  *	the sequencer's steps (npukit_axil.sv); CLEAR adds one cycle.
- * TX_START: TX_ARM landing to the first C beat.
+ * TX_START: TX_ARM landing to the first C beat (it acts two cycles in).
  * DMA_RESET: soft reset of the DMA until DMACR.Reset reads 0.
  */
 #define SIM_READ_RTT_NS		250
@@ -497,44 +499,71 @@ static u32 sim_dma_read(struct npukit_sim *sim, u32 off)
 }
 
 /*
- * A START or CLEAR write landed. The RTL registers the write, then the
- * request, and its sequencer takes it only while idle: until then BUSY
- * stays low and the array keeps taking stream beats. CLEAR also clears
- * AXIS_RX_DONE, whatever the sequencer does with it.
+ * A CTRL write landed. The RTL registers the write, then the request, and
+ * acts on it two cycles after it landed (sim_take()): until then BUSY
+ * stays low and the array keeps taking stream beats. Writes to one slave
+ * land at least three cycles apart, so one request is pending at a time.
  */
 static void sim_ctrl(struct npukit_sim *sim, u32 val)
 {
-	u32 req = val & (NPUKIT_CTRL_START | NPUKIT_CTRL_CLEAR);
+	u32 req = val & (NPUKIT_CTRL_START | NPUKIT_CTRL_CLEAR |
+			 NPUKIT_CTRL_TX_ARM);
 
-	if (val & NPUKIT_CTRL_CLEAR)
-		sim->sticky &= ~NPUKIT_STATUS_RX_DONE;
-	if (req) {
-		if (sim->busy || sim->take) {
-			sim->cnt.dropped++;
-		} else {
-			sim->take = req;
-			sim->take_at = sim->st +
-				       SIM_START_TAKE_CYCLES * SIM_CYCLE_NS;
-		}
+	if (!req)
+		return;
+	if (sim->take) {
+		sim->cnt.dropped++;
+		return;
 	}
-	if (val & NPUKIT_CTRL_TX_ARM) {
-		if ((sim->sticky & NPUKIT_STATUS_GEMM_DONE) && !sim->tx_left) {
-			sim->tx_left = SIM_C_WORDS;
-			sim->tx_ready = sim->st + SIM_TX_START_NS;
-			sim->sticky &= ~NPUKIT_STATUS_TX_DONE;
-		} else {
-			sim->cnt.dropped++;
-		}
+	sim->take = req;
+	sim->take_at = sim->st + SIM_START_TAKE_CYCLES * SIM_CYCLE_NS;
+}
+
+/* TX_ARM acts: the sender starts only on GEMM_DONE, when it is idle */
+static void sim_tx_arm(struct npukit_sim *sim)
+{
+	if ((sim->sticky & NPUKIT_STATUS_GEMM_DONE) && !sim->tx_left) {
+		sim->tx_left = SIM_C_WORDS;
+		sim->tx_ready = sim->st + SIM_TX_START_NS -
+				SIM_START_TAKE_CYCLES * SIM_CYCLE_NS;
+		sim->sticky &= ~NPUKIT_STATUS_TX_DONE;
+	} else {
+		sim->cnt.dropped++;
 	}
 }
 
-/* The sequencer takes the request: BUSY up, GEMM_DONE down. */
+/*
+ * The request acts, as the RTL decides it then: CLEAR clears AXIS_RX_DONE
+ * whatever the sequencer does; TX_ARM looks at GEMM_DONE as it was before
+ * this cycle; the sequencer takes START/CLEAR only when idle (BUSY up,
+ * GEMM_DONE down), except that a START acting in CLEAR's one cycle makes
+ * that CLEAR a CLEAR|START.
+ */
 static void sim_take(struct npukit_sim *sim)
 {
-	bool clear = sim->take & NPUKIT_CTRL_CLEAR;
+	u32 req = sim->take;
+	bool clear = req & NPUKIT_CTRL_CLEAR;
 
-	sim->run = sim->take & NPUKIT_CTRL_START;
 	sim->take = 0;
+	if (clear)
+		sim->sticky &= ~NPUKIT_STATUS_RX_DONE;
+	if (req & NPUKIT_CTRL_TX_ARM)
+		sim_tx_arm(sim);
+	if (!(req & (NPUKIT_CTRL_START | NPUKIT_CTRL_CLEAR)))
+		return;
+	if (sim->busy) {
+		if ((req & NPUKIT_CTRL_START) && !sim->run &&
+		    sim->st == sim->gemm_start + SIM_CYCLE_NS) {
+			sim->run = true;
+			sim->stuck = READ_ONCE(sim->hang);
+			sim->gemm_end = sim->gemm_start + sim_gemm_ns(sim, true);
+			sim->cnt.gemm_runs++;
+		} else {
+			sim->cnt.dropped++;
+		}
+		return;
+	}
+	sim->run = req & NPUKIT_CTRL_START;
 	sim->busy = true;
 	sim->sticky &= ~NPUKIT_STATUS_GEMM_DONE;
 	if (clear)

@@ -41,7 +41,7 @@ $(HW_DIR)/obj/hw/hwemu_preload.o: $(HW_SRC)/hwemu_preload.c
 
 # One set of programs per NPU behind the pins: port (the C port model) and
 # rtl (Verilated); the same sources otherwise.
-HW_PROGS    := kick_count hwemu_storm dma_test monitor_test sim_regs_test
+HW_PROGS    := kick_count hwemu_storm dma_test monitor_test sim_regs_test sim_ctrl_test
 HW_PORT_NPU = $(HW_DIR)/obj/hw/npu_portmodel.o
 HW_RTL_NPU  = $(HW_DIR)/obj/rtl/npu_rtl.o $(HW_VL_DIR)/Vnpukit_axil__ALL.a \
 	$(HW_DIR)/obj/rtl/verilated.o $(HW_DIR)/obj/rtl/verilated_threads.o
@@ -65,7 +65,7 @@ $(HW_DIR)/csim/libnpukit-hwemu.so: $(HW_DIR)/obj/hw/hwemu_preload.o $(HW_CSIM_OB
 	$(CC) -shared -Wl,-Bsymbolic -Wl,--version-script=$(HW_SRC)/hwemu_preload.map \
 		-o $@ $^
 
-$(HW_DIR)/csim/sim_regs_test: $(HW_SRC)/sim_regs_test.c $(HW_CSIM_OBJS)
+$(HW_DIR)/csim/%_test: $(HW_SRC)/%_test.c $(HW_CSIM_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HW_PROG_CFLAGS) -MMD -MP -o $@ $< $(HW_CSIM_OBJS)
 
@@ -120,7 +120,8 @@ hw-emu:
 	command -v $(VERILATOR) >/dev/null || { echo "hw-emu: no $(VERILATOR): apt-get install verilator (scripts/deps all)"; exit 2; }
 	@$(MAKE) --no-print-directory -s $(TTPU_RUN) \
 		$(HW_PROGS:%=$(HW_DIR)/rtl/%) $(HW_DIR)/rtl/libnpukit-hwemu.so \
-		$(DU_X86_BIN) $(HW_DIR)/csim/libnpukit-hwemu.so $(HW_DIR)/csim/sim_regs_test >/dev/null
+		$(DU_X86_BIN) $(HW_DIR)/csim/libnpukit-hwemu.so $(HW_DIR)/csim/sim_regs_test \
+		$(HW_DIR)/csim/sim_ctrl_test >/dev/null
 	@$(MAKE) --no-print-directory -s uapi-tests engine-tests >$(HW_DIR)/suites-build.log 2>&1 || \
 		echo "# the UAPI and engine suites do not build here ($(HW_DIR)/suites-build.log): skipped"
 	@mkdir -p $(RESULTS)
@@ -132,7 +133,7 @@ check-hw-emu-glue:
 	@log=$(RESULTS)/hw-emu-glue.log; status=0; \
 	if $(MAKE) --no-print-directory -s $(TTPU_RUN) $(HW_PROGS:%=$(HW_DIR)/port/%) \
 		$(HW_DIR)/port/libnpukit-hwemu.so $(HW_DIR)/csim/libnpukit-hwemu.so \
-		$(HW_DIR)/csim/sim_regs_test \
+		$(HW_DIR)/csim/sim_regs_test $(HW_DIR)/csim/sim_ctrl_test \
 		$(DU_X86_BIN) >$$log 2>&1; then \
 		$(HW_RUN) port $(HW_DIR)/port $(DU_X86_BIN) $(TTPU_RUN) $(HW_DIR)/work-port \
 			$(HW_DIR)/glue.log >>$$log 2>&1 || status=1; \
