@@ -435,13 +435,23 @@ void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 }
 
 /* The driver's timing parameters, unless a knob of the same name was set */
+static bool hw_knob_named(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hw_knob_table); i++)
+		if (!strcmp(name, hw_knob_table[i].name))
+			return hw_knobs_named & 1u << i;
+	return false;
+}
+
 void npukit_sim_set_timing(struct npukit_sim *sim, const struct npukit_sim_timing *t)
 {
-	if (!(hw_knobs_named & 1u << 0))
+	if (!hw_knob_named("idle_lag"))
 		hw_knobs.dma.idle_lag = t->idle_lag;
-	if (!(hw_knobs_named & 1u << 2))
+	if (!hw_knob_named("first_beat"))
 		hw_knobs.dma.first_beat = t->first_beat;
-	if (!(hw_knobs_named & 1u << 7))
+	if (!hw_knob_named("overtake"))
 		hw_knobs.overtake = t->overtake;
 	hw_apply(sim);
 }
