@@ -13,19 +13,8 @@
 
 #include "hwemu.h"
 
-/*
- * npukit_sim.h without the kernel types. Time passes for the CPU with
- * npukit_sim_delay(); the board catches up with it at the next access.
- */
-struct npukit_sim;
-struct npukit_sim *npukit_sim_create(void *dev, _Bool bad_id);
-void npukit_sim_destroy(struct npukit_sim *sim);
-int npukit_sim_add_window(struct npukit_sim *sim, uint64_t addr, void *cpu, size_t size);
-uint32_t npukit_sim_read(struct npukit_sim *sim, int space, uint32_t off);
-void npukit_sim_write(struct npukit_sim *sim, int space, uint32_t off, uint32_t val);
-void npukit_sim_delay(struct npukit_sim *sim, uint32_t ns);
+#include "hwemu_sim_api.h"
 
-enum { NPU, DMA };
 #define STATUS		0x008
 #define CTRL		0x00C
 #define LOAD_CFG	0x028

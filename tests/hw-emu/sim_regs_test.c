@@ -11,15 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct npukit_sim;
-struct npukit_sim *npukit_sim_create(void *dev, _Bool bad_id);
-void npukit_sim_destroy(struct npukit_sim *sim);
-uint32_t npukit_sim_read(struct npukit_sim *sim, int space, uint32_t off);
-void npukit_sim_write(struct npukit_sim *sim, int space, uint32_t off, uint32_t val);
-void npukit_sim_delay(struct npukit_sim *sim, uint32_t ns);
-void npukit_sim_pl_reset(struct npukit_sim *sim);
+#include "hwemu_sim_api.h"
 
-#define NPU		0
 #define GLUE_LEN	0x01C
 #define GLUE_PARAM	0x020
 #define LOAD_CFG	0x028
