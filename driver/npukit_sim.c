@@ -10,14 +10,16 @@
  *  - GEMM_DONE, AXIS_RX_DONE and AXIS_TX_DONE are sticky; only START/CLEAR,
  *    LOAD_CFG and TX_ARM clear them (CLEAR clears AXIS_RX_DONE too, with or
  *    without START, as the RTL's npukit_axil.sv does);
- *  - a START or CLEAR is taken two cycles after its write lands: BUSY rises
+ *  - a CTRL write acts two cycles after it lands, as the RTL registers the
+ *    write, then the request: a START or CLEAR is taken then, BUSY rises
  *    and GEMM_DONE falls only then, and until then the array, still idle,
  *    takes stream beats into the tile it is about to multiply; GEMM_DONE
  *    comes 27 cycles after START lands, 28 after CLEAR|START (one cycle of
  *    the RTL's ST_CLEAR); CLEAR alone is busy for that one cycle and sets
- *    no GEMM_DONE;
- *  - START/CLEAR while busy, TX_ARM without GEMM_DONE or while the sender
- *    streams, and MMIO tile writes while busy are silently dropped;
+ *    no GEMM_DONE, and a START acting in that cycle runs as CLEAR|START;
+ *  - START/CLEAR that find the array busy when they act, TX_ARM that finds
+ *    no GEMM_DONE or the sender streaming then, and MMIO tile writes while
+ *    busy are silently dropped;
  *  - the stream word counter wraps, and only LOAD_CFG resets it;
  *  - the NPU takes stream beats only while idle (the MM2S waits);
  *  - the C stream has no abort: without an S2MM transfer it waits forever;
@@ -27,10 +29,17 @@
  *  - the C tile is streamed live from the output registers, so a run that
  *    ends during a read-back corrupts it.
  * Modelled: GEMM with CLEAR/accumulate, stream-in modes A||B, A only and
- * B only, stream-out, the DMA (reset, run/stop, errors). Not modelled: glue,
- * the weight bank and A ping-pong, which the driver does not use; FEATURES
- * reads what a 0x302 bitstream reads (0x1F) all the same, since the driver
- * must cope with what the hardware reports.
+ * B only, stream-out, the DMA (reset, run/stop, errors), and the registers
+ * as the RTL keeps them: GLUE_LEN 8 bits wide, TILE_KJ 16, the glue's X, Y
+ * and GAMMA banks (16 words each, aliased over their 256 bytes; OUT reads
+ * 0, it is the glue's to write), a PL reset restoring every register's
+ * reset value but not the banks (block RAM). Not modelled: glue
+ * operations, the weight bank and A ping-pong, which the driver does not
+ * use; FEATURES reads what a 0x302 bitstream reads (0x1F) all the same,
+ * since the driver must cope with what the hardware reports. Where the
+ * RTL's timing differs from this model's (hardware.rst, "Where the
+ * simulator and the RTL differ"), the driver never issues the sequence;
+ * hw-emu checks that it does not (Documentation/npukit/hw-emu.rst).
  *
  * Bus and DMA timing the driver must not depend on are knobs (module
  * parameters sim_idle_lag, sim_overtake, sim_first_beat for every instance,
@@ -116,7 +125,7 @@
  *	request.
  * RUN_CYCLES: START landing to GEMM_DONE: 22 feed cycles, the capture and
  *	the sequencer's steps (npukit_axil.sv); CLEAR adds one cycle.
- * TX_START: TX_ARM landing to the first C beat.
+ * TX_START: TX_ARM landing to the first C beat (it acts two cycles in).
  * DMA_RESET: soft reset of the DMA until DMACR.Reset reads 0.
  */
 #define SIM_READ_RTT_NS		250
@@ -147,6 +156,17 @@
 				 NPUKIT_FEATURE_WMEM)
 #define SIM_N			8
 #define SIM_C_WORDS		64
+/* The glue's register banks (hardware.rst 2): X, Y, OUT, GAMMA */
+#define SIM_GLUE_BANK		0x500
+#define SIM_GLUE_END		0x900
+#define SIM_GLUE_OUT		2
+#define SIM_GLUE_WORDS		16
+#define SIM_GLUE_LEN_MASK	0xFF
+#define SIM_TILE_KJ_MASK	0xFFFF
+/* Reset values (hardware.rst 2) */
+#define SIM_GLUE_LEN_RESET	16
+#define SIM_GLUE_PARAM_RESET	1
+#define SIM_W_SHAPE_RESET	0x00080008
 
 /*
  * The CPU's share, in ps, on the PYNQ-Z2's Cortex-A9 at 650 MHz (1.54 ns a
@@ -270,6 +290,7 @@ struct npukit_sim {
 	u32 tile_kj;
 	u32 glue_len;
 	u32 glue_param;
+	u32 glue[4][SIM_GLUE_WORDS];	/* X, Y, OUT (never written), GAMMA */
 	u32 tx_left;		/* C words the sender still has to send */
 	u64 tx_ready;
 
@@ -500,44 +521,71 @@ static u32 sim_dma_read(struct npukit_sim *sim, u32 off)
 }
 
 /*
- * A START or CLEAR write landed. The RTL registers the write, then the
- * request, and its sequencer takes it only while idle: until then BUSY
- * stays low and the array keeps taking stream beats. CLEAR also clears
- * AXIS_RX_DONE, whatever the sequencer does with it.
+ * A CTRL write landed. The RTL registers the write, then the request, and
+ * acts on it two cycles after it landed (sim_take()): until then BUSY
+ * stays low and the array keeps taking stream beats. Writes to one slave
+ * land at least three cycles apart, so one request is pending at a time.
  */
 static void sim_ctrl(struct npukit_sim *sim, u32 val)
 {
-	u32 req = val & (NPUKIT_CTRL_START | NPUKIT_CTRL_CLEAR);
+	u32 req = val & (NPUKIT_CTRL_START | NPUKIT_CTRL_CLEAR |
+			 NPUKIT_CTRL_TX_ARM);
 
-	if (val & NPUKIT_CTRL_CLEAR)
-		sim->sticky &= ~NPUKIT_STATUS_RX_DONE;
-	if (req) {
-		if (sim->busy || sim->take) {
-			sim->cnt.dropped++;
-		} else {
-			sim->take = req;
-			sim->take_at = sim->st +
-				       SIM_START_TAKE_CYCLES * SIM_CYCLE_NS;
-		}
+	if (!req)
+		return;
+	if (sim->take) {
+		sim->cnt.dropped++;
+		return;
 	}
-	if (val & NPUKIT_CTRL_TX_ARM) {
-		if ((sim->sticky & NPUKIT_STATUS_GEMM_DONE) && !sim->tx_left) {
-			sim->tx_left = SIM_C_WORDS;
-			sim->tx_ready = sim->st + SIM_TX_START_NS;
-			sim->sticky &= ~NPUKIT_STATUS_TX_DONE;
-		} else {
-			sim->cnt.dropped++;
-		}
+	sim->take = req;
+	sim->take_at = sim->st + SIM_START_TAKE_CYCLES * SIM_CYCLE_NS;
+}
+
+/* TX_ARM acts: the sender starts only on GEMM_DONE, when it is idle */
+static void sim_tx_arm(struct npukit_sim *sim)
+{
+	if ((sim->sticky & NPUKIT_STATUS_GEMM_DONE) && !sim->tx_left) {
+		sim->tx_left = SIM_C_WORDS;
+		sim->tx_ready = sim->st + SIM_TX_START_NS -
+				SIM_START_TAKE_CYCLES * SIM_CYCLE_NS;
+		sim->sticky &= ~NPUKIT_STATUS_TX_DONE;
+	} else {
+		sim->cnt.dropped++;
 	}
 }
 
-/* The sequencer takes the request: BUSY up, GEMM_DONE down. */
+/*
+ * The request acts, as the RTL decides it then: CLEAR clears AXIS_RX_DONE
+ * whatever the sequencer does; TX_ARM looks at GEMM_DONE as it was before
+ * this cycle; the sequencer takes START/CLEAR only when idle (BUSY up,
+ * GEMM_DONE down), except that a START acting in CLEAR's one cycle makes
+ * that CLEAR a CLEAR|START.
+ */
 static void sim_take(struct npukit_sim *sim)
 {
-	bool clear = sim->take & NPUKIT_CTRL_CLEAR;
+	u32 req = sim->take;
+	bool clear = req & NPUKIT_CTRL_CLEAR;
 
-	sim->run = sim->take & NPUKIT_CTRL_START;
 	sim->take = 0;
+	if (clear)
+		sim->sticky &= ~NPUKIT_STATUS_RX_DONE;
+	if (req & NPUKIT_CTRL_TX_ARM)
+		sim_tx_arm(sim);
+	if (!(req & (NPUKIT_CTRL_START | NPUKIT_CTRL_CLEAR)))
+		return;
+	if (sim->busy) {
+		if ((req & NPUKIT_CTRL_START) && !sim->run &&
+		    sim->st == sim->gemm_start + SIM_CYCLE_NS) {
+			sim->run = true;
+			sim->stuck = READ_ONCE(sim->hang);
+			sim->gemm_end = sim->gemm_start + sim_gemm_ns(sim, true);
+			sim->cnt.gemm_runs++;
+		} else {
+			sim->cnt.dropped++;
+		}
+		return;
+	}
+	sim->run = req & NPUKIT_CTRL_START;
 	sim->busy = true;
 	sim->sticky &= ~NPUKIT_STATUS_GEMM_DONE;
 	if (clear)
@@ -554,9 +602,20 @@ static void sim_take(struct npukit_sim *sim)
 	}
 }
 
+/* A glue bank word: the bank by 256 bytes, the word by addr[5:2] */
+static u32 *sim_glue_word(struct npukit_sim *sim, u32 off)
+{
+	return &sim->glue[(off - SIM_GLUE_BANK) >> 8][(off >> 2) % SIM_GLUE_WORDS];
+}
+
 static void sim_npu_write(struct npukit_sim *sim, u32 off, u32 val)
 {
 	off &= NPUKIT_DECODE_MASK;
+	if (off >= SIM_GLUE_BANK && off < SIM_GLUE_END) {
+		if ((off - SIM_GLUE_BANK) >> 8 != SIM_GLUE_OUT)
+			*sim_glue_word(sim, off) = val;
+		return;
+	}
 	if (off >= NPUKIT_A_TILE && off < NPUKIT_A_TILE + NPUKIT_TILE_BYTES) {
 		if (sim->busy)
 			sim->cnt.dropped++;
@@ -584,10 +643,10 @@ static void sim_npu_write(struct npukit_sim *sim, u32 off, u32 val)
 		sim->w_shape = val;
 		break;
 	case NPUKIT_TILE_KJ:
-		sim->tile_kj = val;
+		sim->tile_kj = val & SIM_TILE_KJ_MASK;
 		break;
 	case NPUKIT_GLUE_LEN:
-		sim->glue_len = val;
+		sim->glue_len = val & SIM_GLUE_LEN_MASK;
 		break;
 	case NPUKIT_GLUE_PARAM:
 		sim->glue_param = val;
@@ -604,6 +663,8 @@ static u32 sim_npu_read(struct npukit_sim *sim, u32 off)
 		return sim_le32(&sim->b[(off - NPUKIT_B_TILE) & ~3]);
 	if (off >= NPUKIT_C_TILE && off < NPUKIT_C_TILE + NPUKIT_C_BYTES)
 		return sim->c[(off - NPUKIT_C_TILE) / 4];
+	if (off >= SIM_GLUE_BANK && off < SIM_GLUE_END)
+		return *sim_glue_word(sim, off);
 	switch (off) {
 	case NPUKIT_ID:
 		return sim->bad_id ? 0 : NPUKIT_ID_MAGIC;
@@ -1202,6 +1263,15 @@ bool npukit_sim_has_reset_line(struct npukit_sim *sim)
 	return READ_ONCE(sim->reset_line);
 }
 
+/* The registers' reset values; the glue banks are block RAM and keep theirs */
+static void sim_reset_regs(struct npukit_sim *sim)
+{
+	sim->glue_len = SIM_GLUE_LEN_RESET;
+	sim->glue_param = SIM_GLUE_PARAM_RESET;
+	sim->w_shape = SIM_W_SHAPE_RESET;
+	sim->tile_kj = 0;
+}
+
 /**
  * npukit_sim_pl_reset - reset the programmable logic
  * @sim: the model
@@ -1231,6 +1301,7 @@ void npukit_sim_pl_reset(struct npukit_sim *sim)
 	sim->load_cfg = 0;
 	sim->words = 0;
 	sim->tx_left = 0;
+	sim_reset_regs(sim);
 	/* the DMA is in the PL too: it comes out as from its own reset */
 	sim_dma_reset(sim);
 	sim_settle(sim);
@@ -1336,9 +1407,7 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
 	sim->timing = (struct npukit_sim_timing)NPUKIT_SIM_TIMING_DEFAULT;
 	sim->reset_line = true;
 	memcpy(sim->cpu_ps, sim_cpu_default_ps, sizeof(sim->cpu_ps));
-	sim->glue_len = 16;
-	sim->glue_param = 1;
-	sim->w_shape = 0x00080008;
+	sim_reset_regs(sim);
 	sim->mm2s.dmasr = NPUKIT_DMASR_HALTED;
 	sim->s2mm.dmasr = NPUKIT_DMASR_HALTED;
 	atomic_set(&sim->dma_error, 0);
