@@ -342,13 +342,19 @@ u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space, u32 off
  */
 u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_sim_space space, u32 off)
 {
-	if (space == NPUKIT_SPACE_NPU) {
-		hw_advance(sim, max(sim->now, sim->npu_land));
-		while (sim->aw_len)
-			hw_cycle(sim);
-		sim->now = max(sim->now, sim->cyc * HW_CYCLE_NS);
-	}
-	return npukit_sim_read(sim, space, off);
+	u64 arrive;
+	u32 val;
+
+	if (space != NPUKIT_SPACE_NPU)
+		return npukit_sim_read(sim, space, off);
+	hw_advance(sim, max(sim->now + HW_READ_SAMPLE_NS, sim->npu_land));
+	while (sim->aw_len)
+		hw_cycle(sim);
+	arrive = sim->cyc * HW_CYCLE_NS;
+	val = npukit_sim_read(sim, space, off);
+	/* and its response has the way back to travel before the CPU goes on */
+	sim->now = max(sim->now, arrive + HW_READ_RTT_NS - HW_READ_SAMPLE_NS);
+	return val;
 }
 
 void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space, u32 off, u32 val)
