@@ -349,7 +349,7 @@ static int same_verdicts(const char *image, size_t len, struct verdicts *v)
  * Every byte flipped, with the checksum as it was and made valid again;
  * every truncation; words swapped; foreign headers.
  */
-TEST_F(binary, verify_flips_truncations_swaps_headers)
+TEST_F_TIMEOUT(binary, verify_flips_truncations_swaps_headers, 300)
 {
 	struct ttpb_header *h = (struct ttpb_header *)self->image;
 	struct verdicts v = { 0 };

@@ -418,28 +418,32 @@ static bool all_none(const uint32_t *t, size_t n)
 
 /*
  * The @n ids at @id strictly increasing from 0 on, so non-negative and
- * unique: no id has its sign bit set, and no difference less one has
- * (taken modulo 2^64: non-negative ids differ by less than 2^63). Two
- * ids at once.
+ * unique: no id has its sign bit set, and each id less the next has it
+ * (taken modulo 2^64: non-negative ids differ by less than 2^63). Four
+ * differences a turn, two to a vector.
  */
 static bool increasing(const int64_t *id, size_t n)
 {
 	const uint64_t *u = (const uint64_t *)id;
-	u64x2 v, w, signs = { 0 };
-	const u64x2 one = { 1, 1 };
+	u64x2 a, s, b, t, below = ~(u64x2){ 0 }, signs = { 0 };
 	size_t i = 0;
 
 	if (!n)
 		return true;
 	signs[0] = u[0];
-	for (; i + 3 <= n; i += 2) {
-		memcpy(&v, u + i, sizeof(v));
-		memcpy(&w, u + i + 1, sizeof(w));
-		signs |= (w - v - one) | w;
+	for (; i + 5 <= n; i += 4) {
+		memcpy(&a, u + i, sizeof(a));
+		memcpy(&s, u + i + 1, sizeof(s));
+		memcpy(&b, u + i + 2, sizeof(b));
+		memcpy(&t, u + i + 3, sizeof(t));
+		below &= (a - s) & (b - t);
+		signs |= s | t;
 	}
-	for (; i + 1 < n; i++)
-		signs[0] |= (u[i + 1] - u[i] - 1) | u[i + 1];
-	return ((signs[0] | signs[1]) >> 63) == 0;
+	for (; i + 1 < n; i++) {
+		below[0] &= u[i] - u[i + 1];
+		signs[0] |= u[i + 1];
+	}
+	return ((below[0] & below[1]) >> 63) == 1 && ((signs[0] | signs[1]) >> 63) == 0;
 }
 
 /* No pass deferred, ids increasing from 0 on, the figures the walk measured. */
