@@ -321,6 +321,67 @@ TEST_F(binary, hostile_tmp_index)
 			       "plan: tmp index[1] is 77, the commands make 0"));
 }
 
+/*
+ * Issue 19's files: in-range words that make the plan, the lists or the
+ * layout other than the commands say, under a valid checksum. Each is
+ * refused, naming what disagrees.
+ */
+TEST_F(binary, plan_not_of_the_commands)
+{
+	static const struct { int section; size_t record, offset; uint32_t value; const char *what; } cases[] = {
+		{ TTPB_LINKS, 0, offsetof(struct ttpu_link, b.buf), 0,
+		  "plan: links[0].b.buf is 0, the commands make 1" },
+		{ TTPB_CHAINS, 1, offsetof(struct ttpu_chain, relu), 0,
+		  "plan: chains[1].relu is 0, the commands make 1" },
+		{ TTPB_STAGES, 2, offsetof(struct ttpu_stage, kind), TTPU_STAGE_MATMUL,
+		  "plan: stages[2].kind is 1, the commands make 0" },
+		{ TTPB_STEPS, 0, offsetof(struct ttpu_step, slot), 1,
+		  "plan: steps[0].slot is 1, the commands make 0" },
+		{ TTPB_PASS_IDS, 1, 0, 0,
+		  "commands[2].id: pass id 0 is not unique (also commands[1]) (op pass)" },
+		{ TTPB_OUTPUTS, 1, 0, 3, "outputs[1]: \"C\" is listed twice" },
+		{ TTPB_MEASURED, 0, offsetof(struct ttpu_estimate, useful_macs), 7,
+		  "measured.useful_macs is 7, the commands measure 128" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *copy = malloc(self->len);
+		char *rec;
+
+		ASSERT_NE(NULL, copy);
+		memcpy(copy, self->image, self->len);
+		rec = section(copy, cases[i].section) +
+		      cases[i].record * ttpu_binary_record_sizes[cases[i].section];
+		if (cases[i].section == TTPB_CHAINS || cases[i].section == TTPB_STAGES)
+			rec[cases[i].offset] = (char)cases[i].value;
+		else
+			memcpy(rec + cases[i].offset, &cases[i].value, 4);
+		EXPECT_TRUE(load_fails(fix_checksum(copy, self->len), self->len, cases[i].what)) {
+			TH_LOG("case %zu", i);
+		}
+		free(copy);
+	}
+}
+
+/* Sections where the writer does not put them: overlapping, or a count changed. */
+TEST_F(binary, sections_overlap_or_miscount)
+{
+	struct ttpb_header *h = (struct ttpb_header *)self->image;
+	uint64_t was = h->sections[TTPB_LINKS].offset;
+
+	h->sections[TTPB_LINKS].offset = h->sections[TTPB_JOBS].offset;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
+			       "section \"links\" at offset"));
+	h->sections[TTPB_LINKS].offset = was;
+	/* its records run into the next section: where its padding would be */
+	h->sections[TTPB_OUTPUTS].count++;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
+			       "section \"outputs\": the padding after it is not 0"));
+	h->sections[TTPB_OUTPUTS].count++;
+	EXPECT_TRUE(load_fails(fix_checksum(self->image, self->len), self->len,
+			       "section \"commands\" at offset"));
+}
+
 /* Files loaded three ways, and how the precise checker judged them. */
 struct verdicts {
 	unsigned long accepted, rejected;
