@@ -79,7 +79,7 @@ static bool link_is(const struct ttpu_link *l, const struct ttpu_command *pc, si
 /*
  * The pair at commands @i, @i + 1 as pair @t of the stage (slot and link
  * @t on from where the stage's start), in chain @ch, its last step or
- * not: every condition but the pass's slot section and the step
+ * not: every condition but its pass commands entry and its step
  * (stage_sequences_ok()), the operands' hazards and shapes remembered.
  */
 static bool pair_ok(struct fast *fs, size_t i, size_t t, const struct ttpu_chain *ch, bool last)
