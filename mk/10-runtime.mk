@@ -17,7 +17,8 @@ RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # their program, plus many and concurrent runs of one program (result and
 # program lifetimes), the matmul builder and compiled programs: ~30 s
 # under valgrind.
-RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_binary_write test_runs \
+RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_binary_write \
+	test_binary_mutate test_runs \
 	test_api test_matmul
 RT_SUITE   ?= runtime
 

@@ -11,15 +11,19 @@
  * the checksum alone would turn almost every mutation away before the
  * checks of each offset, count and index that follow it; each of the two
  * is also loaded with the loader's fast verifier alone, its precise
- * checker alone and both (program_binary_check.h), which must accept the
- * same and, both against precise, end the same. Besides crashes,
+ * check alone and both (program_binary_check.h): the fast one accepts
+ * nothing the precise one refuses, and both ends as precise. Besides crashes,
  * leaks and hangs (ASan, UBSan, libFuzzer), every document the library
  * writes must be valid UTF-8 and exactly one JSON value, and a JSON
  * program, its inputs and a request must load the same with the direct
  * readers turned off (ttpu_commands_direct, program_read_commands.h;
  * ttpu_int_lists_direct, text_json_stream.h): the same error document, or
- * the same compiled bytes and the same response. A violation aborts, so
- * libFuzzer reports it with the input.
+ * the same compiled bytes and the same response. Every program that
+ * loads, compiled and loaded back, answers as it did; every compiled
+ * program that loads (as it came, or with its checksum made right) is
+ * byte for byte the compiled JSON of its commands and answers as that
+ * JSON does (binary_oracle.h). A violation aborts, so libFuzzer reports
+ * it with the input.
  *
  * Built by mk/80-fuzz.mk with Debian's clang; seeded with the test
  * programs (each program joined to its inputs, as JSON and compiled).
@@ -37,6 +41,7 @@
 #include "ttpu-run.h"
 #include "program_binary.h"
 #include "program_read_commands.h"
+#include "../lib/binary_oracle.h"
 #include "../lib/binary_verdicts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -257,6 +262,61 @@ static void check_readers_agree(const char *text, size_t len, int rc,
 	check_same(rc ? "an error" : "a program", got, got_len, want, want_len);
 }
 
+/*
+ * A program that loaded from @text (@plen bytes) means what the JSON of
+ * its commands means (binary_oracle.h): compiled, it loads back and
+ * answers as it does; and a compiled @text that loaded is byte for byte
+ * the compiled JSON of its commands and answers alike.
+ */
+static void check_compiled_means(const char *text, size_t plen, const ttpu_program *prog)
+{
+	struct ttpu_error err;
+	ttpu_program *back = NULL;
+	char why[1024], *image, *got, *want;
+	ttpu_inputs *in, *bin;
+	const char *r;
+	size_t len;
+
+	if (ttpu_binary_has_magic(text, plen)) {
+		r = binary_means_its_commands(text, plen, prog, (unsigned int)plen,
+					      outputs_small(prog), why, sizeof(why));
+		if (r) {
+			fprintf(stderr, "fuzz_ttpu: a compiled program that loaded is not its commands: %s\n", r);
+			abort();
+		}
+		return;
+	}
+	if (ttpu_program_write_binary(prog, &image, &len, &err) ||
+	    ttpu_program_load_buffer(image, len, &back, &err)) {
+		fprintf(stderr, "fuzz_ttpu: a program does not compile and load back: %s\n",
+			err.message);
+		abort();
+	}
+	r = binary_means_its_commands(image, len, back, (unsigned int)len, outputs_small(prog),
+				      why, sizeof(why));
+	if (!r && outputs_small(prog)) {
+		in = oracle_inputs(prog, (unsigned int)plen);
+		bin = oracle_inputs(back, (unsigned int)plen);
+		got = oracle_outcome(back, bin);
+		want = oracle_outcome(prog, in);
+		if (strcmp(got, want)) {
+			snprintf(why, sizeof(why), "compiled, it answers %.300s where it answered %.300s",
+				 got, want);
+			r = why;
+		}
+		free(got);
+		free(want);
+		ttpu_inputs_free(in);
+		ttpu_inputs_free(bin);
+	}
+	if (r) {
+		fprintf(stderr, "fuzz_ttpu: %s\n", r);
+		abort();
+	}
+	ttpu_program_free(back);
+	free(image);
+}
+
 /* Load PROGRAM (plen bytes), parse INPUTS after it if any, run. */
 static void program_then_inputs(const char *text, size_t plen, const char *inputs,
 				size_t ilen)
@@ -274,6 +334,7 @@ static void program_then_inputs(const char *text, size_t plen, const char *input
 		check_error(&err);
 		return;
 	}
+	check_compiled_means(text, plen, prog);
 	in = ttpu_inputs_new(prog);
 	if (!in)
 		abort();

@@ -5,8 +5,9 @@
  *
  * One pass over the commands, O(1) work per command: the per-stage state
  * (which buffers an acc wrote, which chain owns each dst element, which
- * passes the stage consumed) is stamped with the stage number instead of
- * being cleared, so a new stage costs nothing however large the buffers.
+ * passes the stage consumed) is stamped with the stage number, or with a
+ * chain number that only grows, instead of being cleared, so a new stage
+ * costs nothing however large the buffers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,15 @@ struct builder {
 	uint32_t first_cmd;
 	uint32_t *written;		/* by buffer: stamp of an acc that wrote it */
 	uint32_t *read;			/* by buffer: stamp of a pass that read it */
-	uint64_t **owner;		/* by buffer, by element: stamp << 32 | chain */
+	/*
+	 * By buffer, by element: the tag of the chain whose window covers it,
+	 * tags numbering the chains of all stages from 1, so that a tag above
+	 * tag_base is a chain of the open stage (tag_base + 1 its first):
+	 * 4 bytes an element, where a stamp and a chain would take 8.
+	 */
+	uint32_t **owner;
+	uint32_t tags;			/* chains opened so far */
+	uint32_t tag_base;		/* ... before the open stage */
 	uint32_t *pass_stamp;		/* by slot: stamp of the pass's stage */
 	uint32_t *consumed;		/* by slot: stamp of the stage of its acc */
 	uint32_t *spass;		/* the open stage's pass slots */
@@ -80,6 +89,7 @@ static bool in_bounds(const struct ttpu_buffer *b, const struct ttpu_window *w)
 static void open_stage(struct builder *bd, uint32_t cmd)
 {
 	bd->stamp = ++bd->next_stamp;
+	bd->tag_base = bd->tags;
 	bd->first_cmd = cmd;
 }
 
@@ -201,16 +211,16 @@ static void add_pass(struct builder *bd, uint32_t cmd)
 static bool overlaps_other(struct builder *bd, const struct ttpu_window *w)
 {
 	const struct ttpu_buffer *b = &bd->prog->buffers[w->buf];
-	const uint64_t *own = bd->owner[w->buf];
+	const uint32_t *own = bd->owner[w->buf];
 
 	if (!own || !in_bounds(b, w))
 		return false;
 	for (uint64_t r = w->r; r < (uint64_t)w->r + TTPU_TILE && r < b->rows; r++) {
 		for (uint64_t c = w->c; c < (uint64_t)w->c + TTPU_TILE && c < b->cols; c++) {
-			uint64_t o = own[r * b->cols + c];
+			uint32_t o = own[r * b->cols + c];
 
-			if ((uint32_t)(o >> 32) == bd->stamp &&
-			    !same_window(&bd->sch[(uint32_t)o].dst, w))
+			if (o > bd->tag_base &&
+			    !same_window(&bd->sch[o - bd->tag_base - 1].dst, w))
 				return true;
 		}
 	}
@@ -234,29 +244,30 @@ static int add_acc(struct builder *bd, uint32_t cmd, struct ttpu_error *err)
 
 	if (in_bounds(b, w)) {
 		if (!bd->owner[w->buf]) {
-			bd->owner[w->buf] = calloc(b->count, sizeof(uint64_t));
+			bd->owner[w->buf] = calloc(b->count, sizeof(uint32_t));
 			if (!bd->owner[w->buf])
 				return ttpu_error_nomem(err, "planning");
 		}
-		uint64_t o = bd->owner[w->buf][(size_t)w->r * b->cols + w->c];
+		uint32_t o = bd->owner[w->buf][(size_t)w->r * b->cols + w->c];
 
 		/* No partial overlap: a chain owning the corner has this window. */
-		if ((uint32_t)(o >> 32) == bd->stamp) {
+		if (o > bd->tag_base) {
 			follows = true;
-			if (!bd->sch[(uint32_t)o].closed)
-				k = (uint32_t)o;
+			if (!bd->sch[o - bd->tag_base - 1].closed)
+				k = o - bd->tag_base - 1;
 		}
 	}
 	if (k == UINT32_MAX) {
 		struct open_chain *oc = &bd->sch[bd->nsch];
 
 		k = (uint32_t)bd->nsch++;
+		bd->tags = bd->tag_base + k + 1;
 		memset(oc, 0, sizeof(*oc));
 		oc->dst = *w;
 		oc->bias = TTPU_NO_BUFFER;
 		oc->follows = follows;
 		if (in_bounds(b, w)) {
-			uint64_t tag = (uint64_t)bd->stamp << 32 | k;
+			uint32_t tag = bd->tag_base + k + 1;
 
 			for (uint64_t r = w->r; r < (uint64_t)w->r + TTPU_TILE && r < b->rows; r++)
 				for (uint64_t cc = w->c; cc < (uint64_t)w->c + TTPU_TILE && cc < b->cols; cc++)

@@ -127,6 +127,17 @@ struct ttpu_program {
 uint32_t ttpu_program_find_buffer(const struct ttpu_program *prog,
 				  const char *name);
 
+/*
+ * program_measure.c: the MACs of pass @c whose A and B elements lie inside
+ * their buffers; an estimate's derived figures (cycles, capacity,
+ * utilization) from its passes and useful MACs; and what the commands of a
+ * validated program measure, with @passes_skipped as the program states it.
+ */
+uint64_t ttpu_pass_useful_macs(const struct ttpu_program *p, const struct ttpu_command *c);
+void ttpu_estimate_complete(struct ttpu_estimate *m);
+void ttpu_program_measure(const struct ttpu_program *p, uint64_t passes_skipped,
+			  struct ttpu_estimate *m);
+
 static inline int ttpu_dtype_min(uint8_t dtype)
 {
 	return dtype == TTPU_DTYPE_I8 ? -128 : INT32_MIN;

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * program_binary_check.h - what a valid record of a compiled program is,
- * and the two ways the loader (program_binary_load.c) checks the image's
- * commands and plan against it
+ * program_binary_check.h - how the loader (program_binary_load.c) knows
+ * that a compiled program's commands are a program the JSON loader would
+ * accept, and that what the file stores derived from them (the pass
+ * slots, the measured figures, the plan) is exactly what they make
  *
- * The precise checker walks every record through the predicates below and
- * names the first one that is wrong. The fast verifier
- * (program_binary_fast.c) tests the same conditions with fewer
- * instructions and can only say "all valid" or "ask the precise checker";
- * so what loads and what error a file gets do not depend on it.
+ * Two checks, one verdict. The precise check (program_binary_check.c)
+ * applies the JSON loader's rules to the commands, then derives the rest
+ * as the JSON loader does (ttpu_program_measure(), ttpu_plan_build()) and
+ * compares it with the file word for word, naming the first difference.
+ * The fast verifier (program_binary_fast.c) proves the same equality
+ * without planning, for the programs it knows how to (a pass and its acc
+ * side by side, each chain's accs together: what compilers emit), and
+ * says "ask the precise check" for anything else; so what loads and what
+ * error a file gets do not depend on it.
  */
 #ifndef TTPU_PROGRAM_BINARY_CHECK_H
 #define TTPU_PROGRAM_BINARY_CHECK_H
@@ -27,52 +32,27 @@ enum ttpu_binary_verify {
 };
 extern enum ttpu_binary_verify ttpu_binary_verify_mode;
 
-/* [first, first + n) lies within [0, total). */
-static inline bool ttpu_binary_range_ok(uint64_t first, uint64_t n, uint64_t total)
-{
-	return first <= total && n <= total - first;
-}
-
-/* Whether buffer @b exists and is of dtype i8 (a pass's or link's operand). */
-bool ttpu_binary_i8_buffer(const struct ttpu_program *p, uint32_t b);
-
-/* An epilogue's bias: none, or a buffer with an element for each dst column. */
-bool ttpu_binary_bias_ok(const struct ttpu_program *p, const struct ttpu_window *dst,
-			 uint32_t bias);
-
-/* Command @i, @c: its op, relu, slot and buffers in range. */
-bool ttpu_binary_command_ok(const struct ttpu_program *p, const struct ttpu_command *c,
-			    size_t i);
-
-/* Pass slot @s names a command that is a pass. */
-bool ttpu_binary_pass_slot_ok(const struct ttpu_program *p, size_t s);
-
-/* Stage @st: its kind, command range and job, chain, deferred ranges. */
-bool ttpu_binary_stage_ok(const struct ttpu_program *p, const struct ttpu_stage *st);
-
-/* Chain @ch of stage @st, apart from its steps: job, step range, relu, bias. */
-bool ttpu_binary_chain_ok(const struct ttpu_program *p, const struct ttpu_stage *st,
-			  const struct ttpu_chain *ch);
-
-/* Step @x of a chain summed by job @job: acc command, slot, link or tmp tile. */
-bool ttpu_binary_step_ok(const struct ttpu_program *p, const struct ttpu_job *job,
-			 const struct ttpu_step *x);
-
-/* Deferred pass @x of stage @st: a job of the stage, a slot with a tmp tile. */
-bool ttpu_binary_deferred_ok(const struct ttpu_program *p, const struct ttpu_stage *st,
-			     const struct ttpu_deferred *x);
+/* A SchemaError "compiled program: ..." into @err (may be NULL); -TTPU_SCHEMA_ERROR. */
+int ttpu_binary_error(struct ttpu_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
- * The fast verifier: true only if every command and pass slot
- * (ttpu_binary_command_ok(), ttpu_binary_pass_slot_ok()) is valid; false
- * may be either.
+ * program_binary_rules.c: command @i of @p (its buffer table built and
+ * checked) against the JSON loader's rules for one command; 0, or a
+ * SchemaError into @err (may be NULL) with the JSON loader's message.
  */
-bool ttpu_binary_commands_fast(const struct ttpu_program *p);
+int ttpu_binary_command_rules(const struct ttpu_program *p, size_t i, struct ttpu_error *err);
 
 /*
- * The same for the plan: every tmp index, job, link, stage, chain, step and
- * deferred pass valid, and the largest stage of plan->max_stage_jobs jobs.
+ * The precise check of @p, whose buffers, inputs and outputs are checked
+ * and whose commands, pass sections, measured figures and plan point into
+ * the image (the plan's ntmp and max_stage_jobs from its header): 0, or a SchemaError naming the first command
+ * the JSON loader would refuse, or the first word of what the file
+ * stores derived from the commands that is not what they make.
  */
-bool ttpu_binary_plan_fast(const struct ttpu_program *p);
+int ttpu_binary_check_precise(const struct ttpu_program *p, struct ttpu_error *err);
+
+/* The fast verifier: true only if ttpu_binary_check_precise() returns 0. */
+bool ttpu_binary_verify_fast(const struct ttpu_program *p);
 
 #endif /* TTPU_PROGRAM_BINARY_CHECK_H */

@@ -3,15 +3,16 @@
  * program_binary_load.c - a compiled program (.ttpb) back into a program
  *
  * The image is checked before anything points into it: the header (magic,
- * version, byte order, sizes, checksum), every section's place and record
- * size, and then every index the runner, the engines and the response
- * follow (buffers, windows, slots, commands, stages, jobs, links, chains,
- * steps, tmp slots), so that a corrupt or hostile file is a SchemaError
- * saying what is wrong and never a read outside the image or a buffer.
- * The plan is checked, not rebuilt: loading costs one pass over the image.
- * Commands and plan go through the fast verifier first
- * (program_binary_fast.c); only if it says no are they walked record by
- * record here, through program_binary_check.c, to name the first wrong one.
+ * version, byte order, sizes, checksum), every section where the writer
+ * puts it (one after the other, padding 0: no two overlap), the strings,
+ * buffers, const data, inputs and outputs as the JSON loader requires
+ * them. Then the commands and everything the file stores derived from
+ * them (pass slots, measured figures, plan) go to program_binary_check.h:
+ * the fast verifier first, and the precise check, which names the first
+ * disagreement, if it cannot say yes. A file loads only if it holds
+ * exactly what compiling the JSON of its commands would write, so it
+ * computes nothing its commands do not say
+ * (Documentation/ttpu-binary.rst gives the argument).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,7 +56,7 @@ static int bad(struct image *im, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ttpu_error_set(im->err, TTPU_SCHEMA_ERROR, "compiled program: %s", msg);
+	return ttpu_binary_error(im->err, "%s", msg);
 }
 
 static void *sec(const struct image *im, int s)
@@ -73,10 +74,46 @@ static uint32_t bswap32(uint32_t v)
 	return (v >> 24) | ((v >> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24);
 }
 
+/*
+ * Each section where the writer puts it: right after the one before,
+ * 8-aligned, the padding between them 0, the last one ending the file. So
+ * no two sections overlap and every byte of the file is in one section,
+ * the header or a padding byte that is 0.
+ */
+static int check_layout(struct image *im)
+{
+	const struct ttpb_header *h = im->h;
+	size_t end = sizeof(*h);
+
+	for (int s = 0; s < TTPB_NSECTIONS; s++) {
+		const struct ttpb_section *x = &h->sections[s];
+
+		if (x->record_size != ttpu_binary_record_sizes[s])
+			return bad(im, "section \"%s\": records of %u bytes, this library's are %u",
+				   section_names[s], x->record_size, ttpu_binary_record_sizes[s]);
+		if (x->offset != end || x->reserved)
+			return bad(im, "section \"%s\" at offset %llu, where the section before it ends at %zu: sections follow each other, none overlaps another",
+				   section_names[s], (unsigned long long)x->offset, end);
+		if (x->count > (im->len - end) / x->record_size)
+			return bad(im, "section \"%s\": %llu records at offset %llu do not fit the %zu-byte file",
+				   section_names[s], (unsigned long long)x->count,
+				   (unsigned long long)x->offset, im->len);
+		end += (size_t)x->count * x->record_size;
+		for (; end % 8; end++)
+			if (end >= im->len || im->base[end])
+				return bad(im, "section \"%s\": the padding after it is not 0 bytes up to an 8-byte boundary",
+					   section_names[s]);
+	}
+	if (end != im->len)
+		return bad(im, "the sections end at byte %zu, the file at %zu", end, im->len);
+	return 0;
+}
+
 static int check_header(struct image *im)
 {
 	const struct ttpb_header *h = im->h;
 	size_t bad_at;
+	int ret;
 
 	if (im->len < sizeof(*h))
 		return bad(im, "truncated: %zu bytes, shorter than the %zu-byte header",
@@ -100,18 +137,9 @@ static int check_header(struct image *im)
 			   im->len, (unsigned long long)h->file_size);
 	if (ttpu_binary_checksum(im->base, im->len) != h->checksum)
 		return bad(im, "checksum mismatch: the file is corrupt");
-	for (int s = 0; s < TTPB_NSECTIONS; s++) {
-		const struct ttpb_section *x = &h->sections[s];
-
-		if (x->record_size != ttpu_binary_record_sizes[s])
-			return bad(im, "section \"%s\": records of %u bytes, this library's are %u",
-				   section_names[s], x->record_size, ttpu_binary_record_sizes[s]);
-		if (x->offset % 8 || x->offset < sizeof(*h) || x->offset > im->len ||
-		    x->count > (im->len - x->offset) / x->record_size || x->reserved)
-			return bad(im, "section \"%s\": %llu records at offset %llu do not fit the %zu-byte file",
-				   section_names[s], (unsigned long long)x->count,
-				   (unsigned long long)x->offset, im->len);
-	}
+	ret = check_layout(im);
+	if (ret)
+		return ret;
 	if (count(im, TTPB_MEASURED) != 1 || count(im, TTPB_PASS_CMD) != count(im, TTPB_PASS_IDS) ||
 	    count(im, TTPB_TMP_INDEX) != count(im, TTPB_PASS_IDS))
 		return bad(im, "sections \"measured\", \"pass ids\", \"pass commands\" and \"tmp index\" disagree on their counts");
@@ -122,11 +150,9 @@ static int check_header(struct image *im)
 		return bad(im, "the strings section is not valid UTF-8 (byte %zu)", bad_at);
 	if (h->reserved)
 		return bad(im, "reserved header field is %u, not 0", h->reserved);
-	if (h->name >= count(im, TTPB_STRINGS))
-		return bad(im, "program name at string offset %u, outside the strings", h->name);
-	if (h->ntmp > count(im, TTPB_PASS_IDS))
-		return bad(im, "%llu tmp tiles for %zu passes", (unsigned long long)h->ntmp,
-			   count(im, TTPB_PASS_IDS));
+	if (h->name)
+		return bad(im, "program name at string offset %u, where the strings start with it",
+			   h->name);
 	return 0;
 }
 
@@ -135,11 +161,19 @@ static size_t elem_size(const struct ttpu_buffer *b)
 	return b->dtype == TTPU_DTYPE_I8 ? 1 : 4;
 }
 
+/*
+ * The buffers, their names (after the program's, one after the other in
+ * buffer order, none empty, none twice) and their const data (one after
+ * the other in buffer order, each 8-aligned, the padding 0), as the
+ * writer lays them out.
+ */
 static int check_buffers(struct image *im)
 {
 	struct ttpu_program *p = im->prog;
 	const struct ttpb_buffer *src = sec(im, TTPB_BUFFERS);
-	const char *str = sec(im, TTPB_STRINGS);
+	const char *str = sec(im, TTPB_STRINGS), *data = sec(im, TTPB_DATA);
+	size_t nstr = count(im, TTPB_STRINGS), ndata = count(im, TTPB_DATA);
+	size_t name_at = strlen(str) + 1, data_at = 0;
 	uint64_t total = 0;
 
 	p->nbuffers = count(im, TTPB_BUFFERS);
@@ -154,127 +188,144 @@ static int check_buffers(struct image *im)
 	for (size_t i = 0; i < p->nbuffers; i++) {
 		const struct ttpb_buffer *s = &src[i];
 		struct ttpu_buffer *b = &p->buffers[i];
+		struct ttpb_buffer want;
 		bool created;
 
-		if (s->name >= count(im, TTPB_STRINGS))
-			return bad(im, "buffer %zu: name at string offset %u, outside the strings",
-				   i, s->name);
+		if (s->name != name_at || name_at >= nstr || !str[name_at])
+			return bad(im, "buffer %zu: name at string offset %u, where the strings have %s",
+				   i, s->name, name_at >= nstr ? "ended" : "its name next, not empty");
 		b->name = (char *)str + s->name;
+		name_at += strlen(b->name) + 1;
 		if (s->dtype > TTPU_DTYPE_I32 || s->kind > TTPU_KIND_TEMP ||
 		    s->rank < 1 || s->rank > 2 || !s->rows || !s->cols ||
-		    (s->rank == 1 && s->rows != 1))
-			return bad(im, "buffer \"%s\": dtype %u, kind %u, rank %u, %ux%u is not a buffer",
-				   b->name, s->dtype, s->kind, s->rank, s->rows, s->cols);
+		    (s->rank == 1 && s->rows != 1) || s->reserved)
+			return bad(im, "buffer \"%s\": dtype %u, kind %u, rank %u, %ux%u (reserved %u) is not a buffer",
+				   b->name, s->dtype, s->kind, s->rank, s->rows, s->cols, s->reserved);
 		b->dtype = s->dtype;
 		b->kind = s->kind;
 		b->rank = s->rank;
 		b->rows = s->rows;
 		b->cols = s->cols;
 		b->count = (size_t)s->rows * s->cols;
-		total += b->count;
+		total += (uint64_t)s->rows * s->cols;
 		if (total > TTPU_MAX_TOTAL_ELEMENTS)
 			return bad(im, "buffer \"%s\": more than %llu elements in all buffers",
 				   b->name, (unsigned long long)TTPU_MAX_TOTAL_ELEMENTS);
 		if (ttpu_names_intern(p->names, b->name, strlen(b->name), &created) != i || !created)
 			return bad(im, "buffer %zu: name \"%s\" used twice", i, b->name);
 		if (s->kind == TTPU_KIND_CONST) {
-			if (s->data % 8 || s->data > count(im, TTPB_DATA) ||
-			    b->count * elem_size(b) > count(im, TTPB_DATA) - s->data)
-				return bad(im, "buffer \"%s\": data at offset %llu does not fit the data section",
-					   b->name, (unsigned long long)s->data);
-			b->init = (char *)sec(im, TTPB_DATA) + s->data;
+			size_t bytes = b->count * elem_size(b);
+
+			if (s->data != data_at || bytes > ndata - data_at)
+				return bad(im, "buffer \"%s\": data at offset %llu, where the data section has %s",
+					   b->name, (unsigned long long)s->data,
+					   bytes > ndata - data_at ? "too few bytes left" : "the next buffer's");
+			b->init = (char *)data + data_at;
+			for (data_at += bytes; data_at % 8; data_at++)
+				if (data_at >= ndata || data[data_at])
+					return bad(im, "buffer \"%s\": the padding after its data is not 0 bytes up to an 8-byte boundary",
+						   b->name);
+		} else if (s->data) {
+			return bad(im, "buffer \"%s\": data at offset %llu, but only const buffers carry data",
+				   b->name, (unsigned long long)s->data);
 		}
 		b->input_index = s->input_index;
+		memset(&want, 0, sizeof(want));
+		want.name = s->name;
+		want.dtype = s->dtype;
+		want.kind = s->kind;
+		want.rank = s->rank;
+		want.rows = s->rows;
+		want.cols = s->cols;
+		want.input_index = s->input_index;
+		want.data = s->data;
+		if (memcmp(&want, s, sizeof(want)))
+			return bad(im, "buffer \"%s\": padding bytes that are not 0", b->name);
 		if (s->kind == TTPU_KIND_INPUT ?
 		    (s->input_index < 0 || (size_t)s->input_index >= p->ninputs ||
 		     p->inputs[s->input_index] != i) : s->input_index != -1)
 			return bad(im, "buffer \"%s\": input index %d does not match the inputs",
 				   b->name, s->input_index);
 	}
-	for (size_t i = 0; i < p->ninputs; i++)
-		if (p->inputs[i] >= p->nbuffers || p->buffers[p->inputs[i]].kind != TTPU_KIND_INPUT)
-			return bad(im, "inputs[%zu] is buffer %u, not an input buffer", i, p->inputs[i]);
-	for (size_t i = 0; i < p->noutputs; i++)
-		if (p->outputs[i] >= p->nbuffers)
-			return bad(im, "outputs[%zu] is buffer %u, of %zu", i, p->outputs[i], p->nbuffers);
+	if (name_at != nstr)
+		return bad(im, "the strings section holds %zu bytes after the names", nstr - name_at);
+	if (data_at != ndata)
+		return bad(im, "the data section holds %zu bytes after the const data", ndata - data_at);
 	return 0;
 }
 
-static int check_commands(struct image *im)
+/* A list entry's error as the JSON loader gives it, in "compiled program: ...". */
+static int list_bad(struct image *im, const char *what, size_t i, const char *name,
+		    const char *msg)
+{
+	int ret = bad(im, "%s[%zu]: \"%s\" %s", what, i, name, msg);
+	char field[32];
+
+	snprintf(field, sizeof(field), "%s[%zu]", what, i);
+	ttpu_error_at_field(im->err, field);
+	ttpu_error_at_buffer(im->err, name);
+	return ret;
+}
+
+/*
+ * Inputs: input buffers, each listed once (every input buffer is, its
+ * input index says where); outputs: buffers, none listed twice. As the
+ * JSON loader requires, with its messages.
+ */
+static int check_lists(struct image *im)
 {
 	struct ttpu_program *p = im->prog;
+	bool *is_output;
 
-	p->cmds = sec(im, TTPB_COMMANDS);
-	p->ncmds = count(im, TTPB_COMMANDS);
-	p->pass_ids = sec(im, TTPB_PASS_IDS);
-	p->pass_cmd = sec(im, TTPB_PASS_CMD);
-	p->npasses = count(im, TTPB_PASS_IDS);
-	memcpy(&p->measured, sec(im, TTPB_MEASURED), sizeof(p->measured));
-	if (ttpu_binary_verify_mode != TTPU_VERIFY_PRECISE && ttpu_binary_commands_fast(p))
-		return 0;
-	if (ttpu_binary_verify_mode == TTPU_VERIFY_FAST_ONLY)
-		return bad(im, "the fast check refused the commands");
-	for (size_t s = 0; s < p->npasses; s++)
-		if (!ttpu_binary_pass_slot_ok(p, s))
-			return bad(im, "pass slot %zu: command %u is not a pass", s, p->pass_cmd[s]);
-	for (size_t i = 0; i < p->ncmds; i++)
-		if (!ttpu_binary_command_ok(p, &p->cmds[i], i))
-			return bad(im, "commands[%zu]: an op, buffer, slot or bias out of range", i);
-	return 0;
-}
+	for (size_t i = 0; i < p->ninputs; i++) {
+		const struct ttpu_buffer *b;
 
-/* The plan's records one by one, naming the first that is wrong. */
-static int check_plan_precisely(struct image *im)
-{
-	const struct ttpu_program *p = im->prog;
-	const struct ttpu_plan *pl = p->plan;
-	size_t most_jobs = 0;
-
-	for (size_t s = 0; s < p->npasses; s++)
-		if (pl->tmp_index[s] != UINT32_MAX && pl->tmp_index[s] >= pl->ntmp)
-			return bad(im, "pass slot %zu: tmp tile %u of %zu", s, pl->tmp_index[s], pl->ntmp);
-	for (size_t j = 0; j < pl->njobs; j++)
-		if (!ttpu_binary_range_ok(pl->jobs[j].first_link, pl->jobs[j].nlinks, pl->nlinks))
-			return bad(im, "job %zu: links outside the links section", j);
-	for (size_t l = 0; l < pl->nlinks; l++)
-		if (!ttpu_binary_i8_buffer(p, pl->links[l].a.buf) ||
-		    !ttpu_binary_i8_buffer(p, pl->links[l].b.buf) || pl->links[l].pass_cmd >= p->ncmds)
-			return bad(im, "link %zu: an operand or pass out of range", l);
-	for (size_t i = 0; i < pl->nstages; i++) {
-		const struct ttpu_stage *st = &pl->stages[i];
-
-		if (st->njobs > most_jobs)
-			most_jobs = st->njobs;
-		if (!ttpu_binary_stage_ok(p, st))
-			return bad(im, "stage %zu: a kind, command, job, chain or deferred range out of range", i);
-		for (uint32_t k = 0; k < st->nchains; k++) {
-			const struct ttpu_chain *ch = &pl->chains[st->first_chain + k];
-			bool ok = ttpu_binary_chain_ok(p, st, ch);
-
-			for (uint32_t s = 0; ok && s < ch->nsteps; s++)
-				ok = ttpu_binary_step_ok(p, &pl->jobs[ch->job], &pl->steps[ch->first_step + s]);
-			if (!ok)
-				return bad(im, "stage %zu, chain %u: a job, step, link or bias out of range",
-					   i, k);
-		}
-		for (uint32_t d = 0; d < st->ndeferred; d++)
-			if (!ttpu_binary_deferred_ok(p, st, &pl->deferred[st->first_deferred + d]))
-				return bad(im, "stage %zu, deferred %u: a job or slot out of range", i, d);
+		if (p->inputs[i] >= p->nbuffers)
+			return bad(im, "inputs[%zu] is buffer %u, of %zu", i, p->inputs[i],
+				   p->nbuffers);
+		b = &p->buffers[p->inputs[i]];
+		if (b->kind != TTPU_KIND_INPUT)
+			return list_bad(im, "inputs", i, b->name, b->kind == TTPU_KIND_CONST ?
+					"is a const buffer, not an input" :
+					"is a temp buffer, not an input");
+		if ((size_t)b->input_index != i)
+			return list_bad(im, "inputs", i, b->name, "is listed twice");
 	}
-	/* a run allocates by it: it must be what the stages say, not merely above it */
-	if (im->h->max_stage_jobs != most_jobs)
-		return bad(im, "plan: largest stage of %zu jobs, not the %llu stated",
-			   most_jobs, (unsigned long long)im->h->max_stage_jobs);
+	is_output = calloc(p->nbuffers + 1, sizeof(*is_output));
+	if (!is_output)
+		return ttpu_error_nomem(im->err, "loading a compiled program");
+	for (size_t i = 0; i < p->noutputs; i++) {
+		uint32_t b = p->outputs[i];
+
+		if (b >= p->nbuffers || is_output[b]) {
+			free(is_output);
+			if (b >= p->nbuffers)
+				return bad(im, "outputs[%zu] is buffer %u, of %zu", i, b, p->nbuffers);
+			return list_bad(im, "outputs", i, p->buffers[b].name, "is listed twice");
+		}
+		is_output[b] = true;
+	}
+	free(is_output);
 	return 0;
 }
 
-static int check_plan(struct image *im)
+/*
+ * The commands, pass sections, measured figures and plan, pointing into
+ * the image, and checked against each other (program_binary_check.h).
+ */
+static int check_program(struct image *im)
 {
 	struct ttpu_program *p = im->prog;
 	struct ttpu_plan *pl = calloc(1, sizeof(*pl));
 
 	if (!pl)
 		return ttpu_error_nomem(im->err, "loading a compiled program");
+	p->cmds = sec(im, TTPB_COMMANDS);
+	p->ncmds = count(im, TTPB_COMMANDS);
+	p->pass_ids = sec(im, TTPB_PASS_IDS);
+	p->pass_cmd = sec(im, TTPB_PASS_CMD);
+	p->npasses = count(im, TTPB_PASS_IDS);
+	memcpy(&p->measured, sec(im, TTPB_MEASURED), sizeof(p->measured));
 	p->plan = pl;
 	pl->stages = sec(im, TTPB_STAGES);
 	pl->nstages = count(im, TTPB_STAGES);
@@ -289,17 +340,22 @@ static int check_plan(struct image *im)
 	pl->deferred = sec(im, TTPB_DEFERRED);
 	pl->ndeferred = count(im, TTPB_DEFERRED);
 	pl->tmp_index = sec(im, TTPB_TMP_INDEX);
+	/* before they narrow to a 32-bit size_t: a plan has no more of either */
+	if (im->h->ntmp > p->npasses || im->h->max_stage_jobs > pl->njobs)
+		return bad(im, "plan: %llu tmp tiles and a largest stage of %llu jobs stated, for %zu passes and %zu jobs",
+			   (unsigned long long)im->h->ntmp,
+			   (unsigned long long)im->h->max_stage_jobs, p->npasses, pl->njobs);
+	/* the one measured figure the commands do not make: the JSON's is an int64 */
+	if (p->measured.passes_skipped > INT64_MAX)
+		return bad(im, "measured.passes_skipped is %llu, beyond the int64 range",
+			   (unsigned long long)p->measured.passes_skipped);
 	pl->ntmp = im->h->ntmp;
-	/* before it narrows to a 32-bit size_t */
-	if (im->h->max_stage_jobs > pl->njobs)
-		return bad(im, "plan: largest stage stated as %llu jobs, above the %zu of the plan",
-			   (unsigned long long)im->h->max_stage_jobs, pl->njobs);
 	pl->max_stage_jobs = im->h->max_stage_jobs;
-	if (ttpu_binary_verify_mode != TTPU_VERIFY_PRECISE && ttpu_binary_plan_fast(p))
+	if (ttpu_binary_verify_mode != TTPU_VERIFY_PRECISE && ttpu_binary_verify_fast(p))
 		return 0;
 	if (ttpu_binary_verify_mode == TTPU_VERIFY_FAST_ONLY)
-		return bad(im, "the fast check refused the plan");
-	return check_plan_precisely(im);
+		return bad(im, "the fast check cannot tell");
+	return ttpu_binary_check_precise(p, im->err);
 }
 
 int ttpu_binary_load(void *image, size_t len, bool unmap, ttpu_program **out,
@@ -326,9 +382,9 @@ int ttpu_binary_load(void *image, size_t len, bool unmap, ttpu_program **out,
 		ret = check_buffers(&im);
 	}
 	if (!ret)
-		ret = check_commands(&im);
+		ret = check_lists(&im);
 	if (!ret)
-		ret = check_plan(&im);
+		ret = check_program(&im);
 	if (ret) {
 		ttpu_binary_free(im.prog);
 		return ret;

@@ -313,45 +313,6 @@ static int build_lists(struct ttpu_loader *L)
 	return ret;
 }
 
-/* MACs of one pass whose A and B elements both lie inside their buffers. */
-static uint64_t useful_macs(const struct ttpu_program *p,
-			    const struct ttpu_command *c)
-{
-	const struct ttpu_buffer *a = &p->buffers[c->u.pass.a.buf];
-	const struct ttpu_buffer *b = &p->buffers[c->u.pass.b.buf];
-	uint64_t rows = 0, ks = 0, cols = 0, t;
-
-	for (t = 0; t < TTPU_TILE; t++) {
-		rows += (uint64_t)c->u.pass.a.r + t < a->rows;
-		cols += (uint64_t)c->u.pass.b.c + t < b->cols;
-		ks += (uint64_t)c->u.pass.a.c + t < a->cols &&
-		      (uint64_t)c->u.pass.b.r + t < b->rows;
-	}
-	return rows * ks * cols;
-}
-
-static void measure(struct ttpu_loader *L)
-{
-	struct ttpu_program *p = L->prog;
-	struct ttpu_estimate *m = &p->measured;
-	size_t i;
-
-	memset(m, 0, sizeof(*m));
-	for (i = 0; i < p->ncmds; i++) {
-		if (p->cmds[i].op == TTPU_OP_PASS)
-			m->useful_macs += useful_macs(p, &p->cmds[i]);
-		else
-			m->host_ops.count[p->cmds[i].op]++;
-	}
-	m->passes = p->npasses;
-	m->passes_skipped = L->has_estimate ? L->estimate.passes_skipped : 0;
-	m->cycles_per_pass = TTPU_CYCLES_PER_PASS;
-	m->rtl_cycles = m->passes * TTPU_CYCLES_PER_PASS;
-	m->capacity_macs = 64 * m->passes;
-	m->utilization = m->capacity_macs ?
-		(double)m->useful_macs / (double)m->capacity_macs : 0.0;
-}
-
 static int compare_estimate(struct ttpu_loader *L)
 {
 	const struct ttpu_estimate *e = &L->estimate, *m = &L->prog->measured;
@@ -427,6 +388,7 @@ int ttpu_loader_finish(struct ttpu_loader *L)
 		ret = check_command(L, i);
 	if (ret)
 		return ret;
-	measure(L);
+	ttpu_program_measure(p, L->has_estimate ? L->estimate.passes_skipped : 0,
+			     &p->measured);
 	return compare_estimate(L);
 }
