@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""gen_random.py SEED PROGRAM REQUEST EXPECTED: bench-board's default data.
+"""gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED: bench-board's data.
 
 The MLP of tests/gen's bench (784 -> 128 -> 10, batch 64, bias and relu,
 the hidden layer accumulated straight into i8: --chain direct), with
@@ -14,6 +14,12 @@ does: denser weights, partial sums that wander over the whole i8 range,
 and still a program whose every step is legal for its inputs (inputs over
 the whole i8 range, as tests/gen's). The output layer and the biases are
 tests/gen's (uniform i8 weights, i32 biases).
+
+The inputs are uniform in [-AMPLITUDE, AMPLITUDE] (127: tests/gen's whole
+i8 range). Large inputs leave room for few non-zero hidden weights (64 rows
+must all stay in i8 at every step), so the hidden layer comes out sparse;
+small inputs let it be dense, with most partial sums of every element
+live: the range checks' hard case.
 
 Writes the program, the request line --serve reads ({"x": ...} on one
 line) and the expected response (tests/gen's check_gen compares).
@@ -62,10 +68,22 @@ def dense_direct_weights(rng, x, k, n):
 
 
 def main():
-    if len(sys.argv) != 5:
-        sys.exit('usage: gen_random.py SEED PROGRAM REQUEST EXPECTED')
-    seed, prog_path, req_path, exp_path = sys.argv[1:]
+    if len(sys.argv) != 6:
+        sys.exit('usage: gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED')
+    seed, amp, prog_path, req_path, exp_path = sys.argv[1:]
+    amp = int(amp)
+    if not 1 <= amp <= 127:
+        sys.exit('gen_random.py: AMPLITUDE is 1 to 127')
     ttpu_gen.direct_weights = dense_direct_weights
+    whole = ttpu_gen.rand_matrix
+
+    def inputs_of_amplitude(rng, rows, cols, lo, hi):
+        # tests/gen draws the first layer's inputs (batch x 784) here
+        if (rows, cols) == (64, 784):
+            lo, hi = max(lo, -amp), min(hi, amp)
+        return whole(rng, rows, cols, lo, hi)
+
+    ttpu_gen.rand_matrix = inputs_of_amplitude
     inputs = prog_path + '.inputs.json'
     sys.argv = ['ttpu_gen.py', 'bench', '--chain', 'direct', '--name', 'mlp784',
                 '--seed', str(int(seed) + 1000), '--program', prog_path,
