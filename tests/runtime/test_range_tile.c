@@ -14,7 +14,9 @@
  * chain starts from what its first one left. The shapes are not multiples
  * of 4, so edge windows take the bounds-checked product. Passes and accs
  * interleaved in some programs, a tile's passes before its accs (deferred
- * steps) in others.
+ * steps) in others. Every case runs with the scalar replay step and with
+ * the one chosen at run time (NEON on an armhf machine that has it:
+ * run_range_neon.c), so the two are held to the same answers.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 
 #include "kselftest_harness.h"
 #include "run_direct.h"
+#include "run_range_neon.h"
 #include "rt.h"
 #include "../lib/test_rng.h"
 
@@ -256,13 +259,21 @@ static void sweep(struct __test_metadata *_metadata, int deferred, int edge)
 
 	ASSERT_EQ(0, ttpu_program_load_buffer(text, strlen(text), &prog, &err))
 		TH_LOG("%s", err.message);
-	for (uint64_t seed = 1; seed <= CASES; seed++)
-		ASSERT_TRUE(agree(prog, seed + 1000 * (uint64_t)(2 * deferred + edge), edge,
-				  &failed, why, sizeof(why))) TH_LOG("%s", why);
-	TH_LOG("%d of %d runs stopped with the same RangeError", failed, CASES);
-	/* Both outcomes, or the comparison proves little. */
-	ASSERT_GT(failed, CASES / 10);
-	ASSERT_LT(failed, CASES * 9 / 10);
+	/* The scalar step, then the one the machine chooses. */
+	for (int simd = 0; simd >= -1; simd--) {
+		ttpu_range_neon = simd;
+		failed = 0;
+		for (uint64_t seed = 1; seed <= CASES; seed++)
+			ASSERT_TRUE(agree(prog, seed + 1000 * (uint64_t)(2 * deferred + edge), edge,
+					  &failed, why, sizeof(why)))
+				TH_LOG("%s step: %s", simd ? "chosen" : "scalar", why);
+		TH_LOG("%s step (%s): %d of %d runs stopped with the same RangeError",
+		       simd ? "chosen" : "scalar", ttpu_range_neon_on() ? "NEON" : "scalar",
+		       failed, CASES);
+		/* Both outcomes, or the comparison proves little. */
+		ASSERT_GT(failed, CASES / 10);
+		ASSERT_LT(failed, CASES * 9 / 10);
+	}
 	ttpu_program_free(prog);
 	free(text);
 }

@@ -30,6 +30,7 @@
 #include "error.h"
 #include "run_host.h"
 #include "run_range.h"
+#include "run_range_neon.h"
 #include "util.h"
 
 int ttpu_range_init(struct ttpu_range *rg, const struct ttpu_program *prog,
@@ -254,6 +255,8 @@ static bool add_link32(const struct ttpu_run_ctx *ctx, const struct ttpu_link *l
 	const int8_t *b = (const int8_t *)ctx->data[l->b.buf] + (size_t)l->b.r * bb->cols + l->b.c;
 	size_t as = ab->cols, bs = bb->cols;
 
+	if (ttpu_range_neon_on())
+		return ttpu_range_step_neon(a, as, b, bs, v, lo, span);
 	/* A column of B in registers, the rows of A streamed past it. */
 #pragma GCC unroll 4
 	for (int j = 0; j < TTPU_TILE; j++) {
