@@ -146,6 +146,23 @@ static void fill_kick(const struct ttpu_program *prog, void *const *data,
 	}
 }
 
+/* fill_kick() for a group whose kicks are rows (engine_npukit_groups.c). */
+static void fill_kick_rows(const struct ttpu_program *prog, void *const *data,
+			   const struct ttpu_stage *st, const struct npk_group *g,
+			   uint32_t step, struct npukit_kick *k)
+{
+	const struct ttpu_window *a = &job_link(prog->plan, st, g->row[0], step)->a;
+	const struct ttpu_window *b = &job_link(prog->plan, st, g->col[0], step)->b;
+	size_t as = prog->buffers[a->buf].cols, bs = prog->buffers[b->buf].cols;
+	const int8_t *ad = (const int8_t *)data[a->buf] + (size_t)a->r * as + a->c;
+	const int8_t *bd = (const int8_t *)data[b->buf] + (size_t)b->r * bs + b->c;
+
+	for (int i = 0; i < NPUKIT_TILE_N; i++) {
+		memcpy(k->a + i * NPUKIT_TILE_N, ad + i * as, NPUKIT_TILE_N);
+		memcpy(k->b + i * NPUKIT_TILE_N, bd + i * bs, NPUKIT_TILE_N);
+	}
+}
+
 static const char *status_name(uint32_t status)
 {
 	switch (status) {
@@ -274,7 +291,10 @@ static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ct
 			for (uint32_t t = 0; t < take; t++, step += 2) {
 				struct npukit_kick *k = &r->kicks[nkicks++];
 
-				fill_kick(prog, ctx->data, st, g, step, k);
+				if (g->rows)
+					fill_kick_rows(prog, ctx->data, st, g, step, k);
+				else
+					fill_kick(prog, ctx->data, st, g, step, k);
 				k->flags = t == 0 ? NPUKIT_KICK_CLEAR : 0;
 				k->c_slot = 0;
 			}

@@ -239,8 +239,61 @@ void ttpu_npukit_groups_free(struct ttpu_npukit_groups *g)
 	free(g);
 }
 
-static struct ttpu_npukit_groups *groups_make(const struct ttpu_plan *plan)
+/*
+ * Whether every kick of quad @g reads A as 8 rows of 8 contiguous bytes of
+ * one buffer, and B likewise: the compiler's tiling away from the
+ * operands' edges, where a kick's two K-steps and two block rows (or
+ * columns) are neighbours. The kick is then those rows, copied as they
+ * are (engine_npukit.c, fill_kick()), exactly what the block-by-block
+ * gather would make of them.
+ */
+static bool kicks_are_rows(const struct ttpu_program *prog, const struct ttpu_stage *st,
+			   const struct npk_group *g)
 {
+	const struct ttpu_plan *plan = prog->plan;
+	const struct ttpu_job *r0, *r1, *c0, *c1;
+	uint32_t n = g->nsteps;
+
+	if (g->row[0] == NO_JOB || g->row[1] == NO_JOB || g->col[0] == NO_JOB ||
+	    g->col[1] == NO_JOB || n % 2)
+		return false;
+	r0 = &plan->jobs[st->first_job + g->row[0]];
+	r1 = &plan->jobs[st->first_job + g->row[1]];
+	c0 = &plan->jobs[st->first_job + g->col[0]];
+	c1 = &plan->jobs[st->first_job + g->col[1]];
+	if (r0->nlinks != n || r1->nlinks != n || c0->nlinks != n || c1->nlinks != n)
+		return false;
+	for (uint32_t s = 0; s < n; s++) {
+		const struct ttpu_window *a0 = &plan->links[r0->first_link + s].a;
+		const struct ttpu_window *a1 = &plan->links[r1->first_link + s].a;
+		const struct ttpu_window *b0 = &plan->links[c0->first_link + s].b;
+		const struct ttpu_window *b1 = &plan->links[c1->first_link + s].b;
+		/* The kick's first K-step: where its 8x8 of A and of B start. */
+		const struct ttpu_window *a = &plan->links[r0->first_link + (s & ~1u)].a;
+		const struct ttpu_window *b = &plan->links[c0->first_link + (s & ~1u)].b;
+		const struct ttpu_buffer *ab = &prog->buffers[a->buf], *bb = &prog->buffers[b->buf];
+		uint64_t h = s & 1;
+
+		if (a0->buf != a->buf || a1->buf != a->buf || b0->buf != b->buf || b1->buf != b->buf ||
+		    (uint64_t)a->r + 8 > ab->rows || (uint64_t)a->c + 8 > ab->cols ||
+		    (uint64_t)b->r + 8 > bb->rows || (uint64_t)b->c + 8 > bb->cols)
+			return false;
+		/* A: block row p is rows a.r + 4p, K-step h is columns a.c + 4h */
+		if (a0->r != a->r || a0->c != a->c + 4 * h || a1->r != (uint64_t)a->r + 4 ||
+		    a1->c != a0->c)
+			return false;
+		/* B: K-step h is rows b.r + 4h, block column q is columns b.c + 4q */
+		if (b0->c != b->c || b0->r != b->r + 4 * h || b1->c != (uint64_t)b->c + 4 ||
+		    b1->r != b0->r)
+			return false;
+	}
+	return true;
+}
+
+static struct ttpu_npukit_groups *groups_make(const struct ttpu_program *prog)
+{
+	const struct ttpu_plan *plan = prog->plan;
+
 	struct ttpu_npukit_groups *g = calloc(1, sizeof(*g));
 	struct npk_scratch scratch = { .keys = NULL };
 	int bad = !g;
@@ -253,8 +306,12 @@ static struct ttpu_npukit_groups *groups_make(const struct ttpu_plan *plan)
 	for (size_t i = 0; !bad && i < plan->nstages; i++) {
 		const struct ttpu_stage *st = &plan->stages[i];
 
-		if (st->kind == TTPU_STAGE_MATMUL && st->njobs)
-			bad = build_groups(plan, st, &scratch, &g->stage[i]);
+		if (st->kind != TTPU_STAGE_MATMUL || !st->njobs)
+			continue;
+		bad = build_groups(plan, st, &scratch, &g->stage[i]);
+		for (size_t k = 0; !bad && k < g->stage[i].ngroups; k++)
+			g->stage[i].groups[k].rows =
+				kicks_are_rows(prog, st, &g->stage[i].groups[k]);
 	}
 	free(scratch.keys);
 	free(scratch.taken);
@@ -274,7 +331,7 @@ const struct npk_stage_groups *ttpu_npukit_stage_groups(const struct ttpu_progra
 
 	if (!g) {
 		/* Runs on several threads may race: the first to publish wins. */
-		mine = groups_make(prog->plan);
+		mine = groups_make(prog);
 		if (!mine)
 			return NULL;
 		if (__atomic_compare_exchange_n(slot, &g, mine, false, __ATOMIC_ACQ_REL,

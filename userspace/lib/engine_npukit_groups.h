@@ -6,6 +6,7 @@
 #ifndef TTPU_ENGINE_NPUKIT_GROUPS_H
 #define TTPU_ENGINE_NPUKIT_GROUPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,7 @@ struct npk_group {
 	uint32_t col[2];		/* job feeding B block column q */
 	uint32_t out[2][2];		/* job receiving C8 block (p, q) */
 	uint32_t nsteps;		/* links of the longest member */
+	bool rows;			/* every kick's A and B: 8 rows of 8 bytes */
 };
 
 struct npk_stage_groups {
@@ -28,7 +30,7 @@ struct npk_stage_groups {
 };
 
 /*
- * The groups of @st, a stage of @prog. They depend on the plan alone, so
+ * The groups of @st, a stage of @prog. They depend on the program alone, so
  * they are made for every stage at the program's first run on the NpuKit
  * engine and kept with the program (prog->npukit_groups). NULL when out
  * of memory.
