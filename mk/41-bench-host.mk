@@ -14,9 +14,10 @@ HOST_COST = $(BENCH_DIR)/host_cost
 .PHONY: bench-host
 
 # Internal headers are not needed: the public API and the UAPI header.
-$(HOST_COST): tests/bench-host/host_cost.c $(LIB_A) uapi/npukit.h
+$(HOST_COST): tests/bench-host/host_cost.c tests/bench-host/standin_device.c $(LIB_A) \
+		uapi/npukit.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LIB_A) $(LDLIBS)
 
 bench-host: $(TTPU_RUN) $(HOST_COST)
 	tests/bench-host/run-bench-host $(BUILD) $(TTPU_RUN) $(HOST_COST)

@@ -7,14 +7,16 @@
  * load+run+readback):
  *   (a) one pass per kick:            passes * 20 us
  *   (b) native 8x8 tiles per layer:   sum ceil(M/8) ceil(N/8) ceil(K/8) * 20 us
- * Targets: kicks <= passes / 7 on the aligned layer (784 -> 128 alone);
- * SUBMITs <= the plan's matmul stages; modelled board time >= 40x lower
- * than (a) and >= 8x lower than (b). Then board time with one ruler
+ * Targets, counted: kicks <= passes / 7 on the aligned layer (784 -> 128
+ * alone); SUBMITs <= the plan's matmul stages. (a) and (b) are a board
+ * measurement times a count, our bus time is the model's: their ratios are
+ * printed with both rulers named and no verdict (a model is never set
+ * against a measurement as a PASS). Then board time with one ruler
  * (Documentation/npukit/board-time.rst): the run's bus and CPU time on the
  * model, the C++ host's matmul_i8_legacy() of both layers on the same
  * model, model against model, and both calibrated by the C++ host's
- * measured 8x8 kick. Prints "# bench: " lines with
- * PASS/MISS; fails (TAP "not ok") only when a run fails or its outputs
+ * measured 8x8 kick. Prints "# bench: " lines, each figure with its ruler
+ * (counted, model, measured), PASS/MISS only on the counted targets; fails (TAP "not ok") only when a run fails or its outputs
  * differ from the software engine's.
  *
  * usage: bench_engine [MLP.json MLP-inputs.json LAYER1.json LAYER1-inputs.json]
@@ -228,20 +230,18 @@ int main(int argc, char **argv)
 	printf("# bench: MMIO reads %llu, MMIO writes %llu, DMA bytes %llu, host wall %.1f ms\n",
 	       (unsigned long long)s->mmio_reads, (unsigned long long)s->mmio_writes,
 	       (unsigned long long)s->dma_bytes, s->run_ns / 1e6);
-	printf("# bench: modelled board time %.3f ms; (a) one pass per kick %.1f ms; (b) native 8x8 tiles %.1f ms (%llu kicks)\n",
-	       s->device_ns / 1e6, a_ns / 1e6, b_ns / 1e6, native_kicks(layers, 2));
-	printf("# bench: aligned layer 784->128: passes %llu, kicks %llu (%.2f passes/kick): %s (target >= 7)\n",
+	printf("# bench: bus time %.3f ms (model: SUBMIT's device_ns, no CPU share); (a) one pass per kick %.1f ms, (b) native 8x8 tiles %.1f ms (%llu kicks) (measured: the C++ host's %llu us a kick, times a count)\n",
+	       s->device_ns / 1e6, a_ns / 1e6, b_ns / 1e6, native_kicks(layers, 2),
+	       HOST_KICK_NS / 1000);
+	printf("# bench: aligned layer 784->128: passes %llu, kicks %llu (%.2f passes/kick, counted): %s (target >= 7)\n",
 	       (unsigned long long)s1->passes, (unsigned long long)s1->kicks,
 	       s1->kicks ? (double)s1->passes / s1->kicks : 0.0,
 	       s1->kicks && s1->kicks * 7 <= s1->passes ? "PASS" : "MISS");
-	printf("# bench: SUBMIT ioctls %llu <= matmul stages %llu: %s\n",
+	printf("# bench: SUBMIT ioctls %llu <= matmul stages %llu (counted): %s\n",
 	       (unsigned long long)s->ioctls, stages, s->ioctls <= stages ? "PASS" : "MISS");
-	printf("# bench: vs (a): %.1fx lower: %s (target >= 40x)\n",
+	printf("# bench: (a) measured anchor / our bus time (model): %.1fx, (b): %.1fx; two rulers, no verdict (model against model: \"one ruler\" below)\n",
 	       s->device_ns ? (double)a_ns / s->device_ns : 0.0,
-	       s->device_ns && s->device_ns * 40 <= a_ns ? "PASS" : "MISS");
-	printf("# bench: vs (b): %.1fx lower: %s (target >= 8x)\n",
-	       s->device_ns ? (double)b_ns / s->device_ns : 0.0,
-	       s->device_ns && s->device_ns * 8 <= b_ns ? "PASS" : "MISS");
+	       s->device_ns ? (double)b_ns / s->device_ns : 0.0);
 	result(s->device_ns > 0 && s->kicks > 0, "device_counters_reported");
 	if (have_cpu)
 		one_ruler(layers, 2, s, &dc);

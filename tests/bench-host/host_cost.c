@@ -11,75 +11,19 @@
  * "kicks N". Run under valgrind --tool=callgrind --toggle-collect=measure_X
  * only the phase is counted.
  *
- * "npukit" needs no device: this program defines ioctl() itself (the
- * library's call resolves to it), and answers GET_INFO and SUBMIT as the
- * driver would, computing each kick's 8x8 product on the CPU, for a
- * "device" that is a file under /tmp. Callgrind then counts the engine's
+ * "npukit" needs no device: standin_device.c, linked in, defines ioctl()
+ * itself (the library's call resolves to it), and answers GET_INFO and
+ * SUBMIT as the driver would, computing each kick's 8x8 product on the
+ * CPU, for a "device" that is a file under /tmp. Callgrind then counts the engine's
  * host side (grouping, packing, staging, collecting) as measure_run's
  * instructions minus ioctl()'s: the per-kick figure of bench-host.
  */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "npukit.h"
 #include "ttpu-run.h"
-
-/* ---- the stand-in device ------------------------------------------------ */
-
-static void submit_on_cpu(struct npukit_submit *s)
-{
-	const struct npukit_kick *k = (const struct npukit_kick *)(uintptr_t)s->kicks_ptr;
-	int32_t (*res)[NPUKIT_TILE_ELEMS] = (int32_t (*)[NPUKIT_TILE_ELEMS])(uintptr_t)s->results_ptr;
-	int32_t c[NPUKIT_TILE_ELEMS] = { 0 };
-
-	for (uint32_t t = 0; t < s->kick_count; t++, k++) {
-		if (k->flags & NPUKIT_KICK_CLEAR)
-			memset(c, 0, sizeof(c));
-		for (int i = 0; i < NPUKIT_TILE_N; i++)
-			for (int j = 0; j < NPUKIT_TILE_N; j++)
-				for (int x = 0; x < NPUKIT_TILE_N; x++)
-					c[i * NPUKIT_TILE_N + j] += k->a[i * NPUKIT_TILE_N + x] *
-								    k->b[x * NPUKIT_TILE_N + j];
-		if (k->flags & NPUKIT_KICK_READ_C)
-			memcpy(res[k->c_slot], c, sizeof(c));
-	}
-	s->kicks_done = s->kick_count;
-	s->status = NPUKIT_STATUS_OK;
-}
-
-int ioctl(int fd, unsigned long req, ...)
-{
-	va_list ap;
-	void *arg;
-
-	va_start(ap, req);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	if (req == NPUKIT_IOCTL_GET_INFO) {
-		struct npukit_info *info = arg;
-
-		memset(info, 0, sizeof(*info));
-		info->size = sizeof(*info);
-		info->uapi_version = NPUKIT_UAPI_VERSION;
-		info->array_n = NPUKIT_TILE_N;
-		info->backend = NPUKIT_BACKEND_SIMULATED;
-		info->max_kicks = 65536;
-		info->max_results = 65536;
-		info->kick_size = sizeof(struct npukit_kick);
-		return 0;
-	}
-	if (req == NPUKIT_IOCTL_SUBMIT) {
-		submit_on_cpu(arg);
-		return 0;
-	}
-	errno = ENOTTY;
-	return -1;
-}
 
 /* ---- the measured phases ------------------------------------------------ */
 

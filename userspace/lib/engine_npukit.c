@@ -42,10 +42,10 @@
 #include "npukit.h"
 
 #include "engine.h"
+#include "engine_npukit_groups.h"
 #include "error.h"
 #include "util.h"
 
-#define NO_JOB UINT32_MAX
 /* Our own cap per SUBMIT: 16384 kicks is 2.2 MB of kicks per ioctl. */
 #define NPUKIT_ENGINE_MAX_KICKS 16384
 #define NPUKIT_DEFAULT_TIMEOUT_MS 60000
@@ -57,14 +57,6 @@ struct ttpu_npukit_engine {
 	uint32_t max_kicks;
 	uint32_t max_results;
 	int64_t timeout_ns;
-};
-
-/* One read-back: where result blocks of C8 go. */
-struct npk_group {
-	uint32_t row[2];		/* job feeding A block row p */
-	uint32_t col[2];		/* job feeding B block column q */
-	uint32_t out[2][2];		/* job receiving C8 block (p, q) */
-	uint32_t nsteps;		/* links of the longest member */
 };
 
 /* A span of a group's kicks inside one SUBMIT, read back into a slot. */
@@ -80,217 +72,9 @@ struct npk_run {
 	size_t kicks_cap;
 	int32_t (*results)[NPUKIT_TILE_ELEMS];
 	size_t results_cap;
-	struct npk_group *groups;
-	size_t groups_cap;
 	struct npk_segment *segs;
 	size_t segs_cap;
-	struct npk_jobkey *keys;
-	size_t keys_cap;
-	uint8_t *taken;
-	size_t taken_cap;
 };
-
-struct npk_jobkey {
-	uint64_t ha;			/* hash of the job's A windows */
-	uint64_t hb;			/* hash of the job's B windows */
-	uint32_t job;			/* index within the stage */
-};
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
-}
-
-static uint64_t hash_windows(const struct ttpu_plan *plan, const struct ttpu_job *job,
-			     int b_side)
-{
-	uint64_t h = mix(0x12345, job->nlinks);
-
-	for (uint32_t i = 0; i < job->nlinks; i++) {
-		const struct ttpu_link *l = &plan->links[job->first_link + i];
-		const struct ttpu_window *w = b_side ? &l->b : &l->a;
-
-		h = mix(h, ((uint64_t)w->buf << 32) ^ w->r);
-		h = mix(h, w->c);
-	}
-	return h;
-}
-
-static int same_windows(const struct ttpu_plan *plan, uint32_t j1, uint32_t j2,
-			int b_side)
-{
-	const struct ttpu_job *x = &plan->jobs[j1], *y = &plan->jobs[j2];
-
-	if (x->nlinks != y->nlinks)
-		return 0;
-	for (uint32_t i = 0; i < x->nlinks; i++) {
-		const struct ttpu_link *lx = &plan->links[x->first_link + i];
-		const struct ttpu_link *ly = &plan->links[y->first_link + i];
-		const struct ttpu_window *wx = b_side ? &lx->b : &lx->a;
-		const struct ttpu_window *wy = b_side ? &ly->b : &ly->a;
-
-		if (wx->buf != wy->buf || wx->r != wy->r || wx->c != wy->c)
-			return 0;
-	}
-	return 1;
-}
-
-static int cmp_ha(const void *p, const void *q)
-{
-	const struct npk_jobkey *x = p, *y = q;
-
-	if (x->ha != y->ha)
-		return x->ha < y->ha ? -1 : 1;
-	return x->job < y->job ? -1 : x->job > y->job;
-}
-
-static int cmp_hb(const void *p, const void *q)
-{
-	const struct npk_jobkey *x = p, *y = q;
-
-	if (x->hb != y->hb)
-		return x->hb < y->hb ? -1 : 1;
-	return x->job < y->job ? -1 : x->job > y->job;
-}
-
-static int cmp_hab(const void *p, const void *q)
-{
-	const struct npk_jobkey *x = p, *y = q;
-
-	if (x->ha != y->ha)
-		return x->ha < y->ha ? -1 : 1;
-	if (x->hb != y->hb)
-		return x->hb < y->hb ? -1 : 1;
-	return x->job < y->job ? -1 : x->job > y->job;
-}
-
-/* First untaken job after @self in the sorted run of keys equal under @cmp. */
-static uint32_t find_partner(const struct npk_jobkey *sorted, size_t n,
-			     const struct npk_jobkey *key,
-			     int (*cmp)(const void *, const void *),
-			     const uint8_t *taken, uint32_t self)
-{
-	struct npk_jobkey probe = *key;
-	size_t lo = 0, hi = n;
-
-	probe.job = 0;
-	while (lo < hi) {		/* lower bound of (hash, job 0) */
-		size_t mid = (lo + hi) / 2;
-
-		if (cmp(&sorted[mid], &probe) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	probe.job = UINT32_MAX;
-	for (; lo < n && cmp(&sorted[lo], &probe) < 0; lo++) {
-		uint32_t j = sorted[lo].job;
-
-		if (j != self && !taken[j])
-			return j;
-	}
-	return NO_JOB;
-}
-
-/*
- * Group the stage's jobs: quads where the compiler's 2x2 tile structure
- * exists (checked window by window, not trusted to hashes), then pairs of
- * whatever is left, then at most one single.
- */
-static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *st,
-			struct npk_run *r, size_t *ngroups)
-{
-	uint32_t n = st->njobs, pending = NO_JOB;
-	struct npk_jobkey *by_a, *by_b, *by_ab, *keys;
-	size_t ng = 0;
-
-	if (ttpu_grow(&r->keys, &r->keys_cap, 4 * (size_t)n, sizeof(*r->keys)) ||
-	    ttpu_grow(&r->taken, &r->taken_cap, n, 1) ||
-	    ttpu_grow(&r->groups, &r->groups_cap, n, sizeof(*r->groups)))
-		return -1;
-	by_a = r->keys;
-	by_b = r->keys + n;
-	by_ab = r->keys + 2 * (size_t)n;
-	keys = r->keys + 3 * (size_t)n;
-	for (uint32_t j = 0; j < n; j++) {
-		const struct ttpu_job *job = &plan->jobs[st->first_job + j];
-
-		keys[j].ha = hash_windows(plan, job, 0);
-		keys[j].hb = hash_windows(plan, job, 1);
-		keys[j].job = j;
-		/* A chain fed only by deferred passes has nothing to compute. */
-		r->taken[j] = job->nlinks == 0;
-	}
-	memcpy(by_a, keys, n * sizeof(*by_a));
-	memcpy(by_b, by_a, n * sizeof(*by_a));
-	memcpy(by_ab, by_a, n * sizeof(*by_a));
-	qsort(by_a, n, sizeof(*by_a), cmp_ha);
-	qsort(by_b, n, sizeof(*by_b), cmp_hb);
-	qsort(by_ab, n, sizeof(*by_ab), cmp_hab);
-
-	for (uint32_t x = 0; x < n; x++) {
-		const struct npk_jobkey *kx = &keys[x];
-		uint32_t y, z, w, fx = st->first_job;
-		struct npk_jobkey kw;
-		struct npk_group *g;
-
-		if (r->taken[x])
-			continue;
-		r->taken[x] = 1;
-		y = find_partner(by_a, n, kx, cmp_ha, r->taken, x);
-		z = find_partner(by_b, n, kx, cmp_hb, r->taken, x);
-		w = NO_JOB;
-		if (y != NO_JOB && z != NO_JOB && y != z) {
-			kw.ha = keys[z].ha;
-			kw.hb = keys[y].hb;
-			kw.job = 0;
-			r->taken[y] = r->taken[z] = 1;
-			w = find_partner(by_ab, n, &kw, cmp_hab, r->taken, NO_JOB);
-			r->taken[y] = r->taken[z] = 0;
-		}
-		if (w != NO_JOB &&
-		    same_windows(plan, fx + x, fx + y, 0) &&
-		    same_windows(plan, fx + x, fx + z, 1) &&
-		    same_windows(plan, fx + z, fx + w, 0) &&
-		    same_windows(plan, fx + y, fx + w, 1)) {
-			g = &r->groups[ng++];
-			g->row[0] = x;
-			g->row[1] = z;
-			g->col[0] = x;
-			g->col[1] = y;
-			g->out[0][0] = x;
-			g->out[0][1] = y;
-			g->out[1][0] = z;
-			g->out[1][1] = w;
-			g->nsteps = plan->jobs[fx + x].nlinks;
-			r->taken[y] = r->taken[z] = r->taken[w] = 1;
-			continue;
-		}
-		if (pending == NO_JOB) {
-			pending = x;
-			continue;
-		}
-		g = &r->groups[ng++];
-		g->row[0] = g->col[0] = g->out[0][0] = pending;
-		g->row[1] = g->col[1] = g->out[1][1] = x;
-		g->out[0][1] = g->out[1][0] = NO_JOB;
-		g->nsteps = plan->jobs[fx + pending].nlinks;
-		if (plan->jobs[fx + x].nlinks > g->nsteps)
-			g->nsteps = plan->jobs[fx + x].nlinks;
-		pending = NO_JOB;
-	}
-	if (pending != NO_JOB) {
-		struct npk_group *g = &r->groups[ng++];
-
-		g->row[0] = g->col[0] = g->out[0][0] = pending;
-		g->row[1] = g->col[1] = NO_JOB;
-		g->out[0][1] = g->out[1][0] = g->out[1][1] = NO_JOB;
-		g->nsteps = plan->jobs[st->first_job + pending].nlinks;
-	}
-	*ngroups = ng;
-	return 0;
-}
 
 /* Copy the 4x4 window @w (zero outside its buffer) into an 8x8 tile block. */
 static void gather_block(const struct ttpu_program *prog, void *const *data,
@@ -362,6 +146,23 @@ static void fill_kick(const struct ttpu_program *prog, void *const *data,
 	}
 }
 
+/* fill_kick() for a group whose kicks are rows (engine_npukit_groups.c). */
+static void fill_kick_rows(const struct ttpu_program *prog, void *const *data,
+			   const struct ttpu_stage *st, const struct npk_group *g,
+			   uint32_t step, struct npukit_kick *k)
+{
+	const struct ttpu_window *a = &job_link(prog->plan, st, g->row[0], step)->a;
+	const struct ttpu_window *b = &job_link(prog->plan, st, g->col[0], step)->b;
+	size_t as = prog->buffers[a->buf].cols, bs = prog->buffers[b->buf].cols;
+	const int8_t *ad = (const int8_t *)data[a->buf] + (size_t)a->r * as + a->c;
+	const int8_t *bd = (const int8_t *)data[b->buf] + (size_t)b->r * bs + b->c;
+
+	for (int i = 0; i < NPUKIT_TILE_N; i++) {
+		memcpy(k->a + i * NPUKIT_TILE_N, ad + i * as, NPUKIT_TILE_N);
+		memcpy(k->b + i * NPUKIT_TILE_N, bd + i * bs, NPUKIT_TILE_N);
+	}
+}
+
 static const char *status_name(uint32_t status)
 {
 	switch (status) {
@@ -422,11 +223,11 @@ static int submit(struct ttpu_npukit_engine *ne, struct ttpu_run_ctx *ctx,
 }
 
 /* Add the read-back blocks of every segment of this batch into the job sums. */
-static void collect(const struct npk_run *r, const struct npk_segment *segs,
-		    size_t nsegs, int32_t (*sums)[16])
+static void collect(const struct npk_run *r, const struct npk_group *groups,
+		    const struct npk_segment *segs, size_t nsegs, int32_t (*sums)[16])
 {
 	for (size_t s = 0; s < nsegs; s++) {
-		const struct npk_group *g = &r->groups[segs[s].group];
+		const struct npk_group *g = &groups[segs[s].group];
 		const int32_t *c = r->results[segs[s].slot];
 
 		for (int p = 0; p < 2; p++)
@@ -450,21 +251,23 @@ static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ct
 	struct ttpu_npukit_engine *ne = eng->priv;
 	struct npk_run *r = ctx->engine_scratch;
 	const struct ttpu_program *prog = ctx->prog;
-	size_t ngroups, nkicks = 0, nsegs = 0;
+	const struct npk_stage_groups *sg;
+	size_t nkicks = 0, nsegs = 0;
 	int ret;
 
 	memset(sums, 0, st->njobs * sizeof(*sums));
 	if (!st->njobs)
 		return 0;
-	if (build_groups(prog->plan, st, r, &ngroups))
+	sg = ttpu_npukit_stage_groups(prog, st);
+	if (!sg)
 		goto nomem;
 	if (ttpu_grow(&r->kicks, &r->kicks_cap, ne->max_kicks, sizeof(*r->kicks)) ||
 	    ttpu_grow(&r->results, &r->results_cap, ne->max_results, sizeof(*r->results)) ||
 	    ttpu_grow(&r->segs, &r->segs_cap, ne->max_results, sizeof(*r->segs)))
 		goto nomem;
 
-	for (size_t gi = 0; gi < ngroups; gi++) {
-		const struct npk_group *g = &r->groups[gi];
+	for (size_t gi = 0; gi < sg->ngroups; gi++) {
+		const struct npk_group *g = &sg->groups[gi];
 		uint32_t step = 0;
 
 		do {
@@ -477,7 +280,7 @@ static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ct
 				ret = submit(ne, ctx, st, nkicks, nsegs, r, err);
 				if (ret)
 					return ret;
-				collect(r, r->segs, nsegs, sums);
+				collect(r, sg->groups, r->segs, nsegs, sums);
 				nkicks = nsegs = 0;
 				continue;
 			}
@@ -488,7 +291,10 @@ static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ct
 			for (uint32_t t = 0; t < take; t++, step += 2) {
 				struct npukit_kick *k = &r->kicks[nkicks++];
 
-				fill_kick(prog, ctx->data, st, g, step, k);
+				if (g->rows)
+					fill_kick_rows(prog, ctx->data, st, g, step, k);
+				else
+					fill_kick(prog, ctx->data, st, g, step, k);
 				k->flags = t == 0 ? NPUKIT_KICK_CLEAR : 0;
 				k->c_slot = 0;
 			}
@@ -501,7 +307,7 @@ static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ct
 		ret = submit(ne, ctx, st, nkicks, nsegs, r, err);
 		if (ret)
 			return ret;
-		collect(r, r->segs, nsegs, sums);
+		collect(r, sg->groups, r->segs, nsegs, sums);
 	}
 	return 0;
 
@@ -526,10 +332,7 @@ static void npukit_run_end(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx)
 		return;
 	free(r->kicks);
 	free(r->results);
-	free(r->groups);
 	free(r->segs);
-	free(r->keys);
-	free(r->taken);
 	free(r);
 	ctx->engine_scratch = NULL;
 }

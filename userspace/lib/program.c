@@ -16,6 +16,8 @@ void ttpu_program_free(ttpu_program *prog)
 
 	if (!prog)
 		return;
+	ttpu_passes_text_put(prog->passes_text);
+	ttpu_npukit_groups_free(prog->npukit_groups);
 	if (prog->image) {
 		ttpu_binary_free(prog);
 		return;

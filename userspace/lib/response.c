@@ -18,6 +18,8 @@
 #include "error.h"
 #include "run.h"
 
+static struct ttpu_passes_text *passes_text_get(const struct ttpu_program *prog);
+
 int ttpu_result_new(const struct ttpu_program *prog,
 		    const struct ttpu_run_ctx *ctx, const char *engine,
 		    const char *reason, ttpu_result **out,
@@ -28,8 +30,8 @@ int ttpu_result_new(const struct ttpu_program *prog,
 	if (!res)
 		goto oom;
 	res->outputs = calloc(prog->noutputs + 1, sizeof(*res->outputs));
-	res->pass_ids = malloc((prog->npasses + 1) * sizeof(*res->pass_ids));
-	if (!res->outputs || !res->pass_ids)
+	res->passes = passes_text_get(prog);
+	if (!res->outputs || !res->passes)
 		goto oom;
 	for (size_t i = 0; i < prog->noutputs; i++) {
 		const struct ttpu_buffer *b = &prog->buffers[prog->outputs[i]];
@@ -50,10 +52,6 @@ int ttpu_result_new(const struct ttpu_program *prog,
 			for (size_t e = 0; e < b->count; e++)
 				o->data[e] = ((const int8_t *)d)[e];
 	}
-	/* A program without passes may have no pass_ids array at all. */
-	if (prog->npasses)
-		memcpy(res->pass_ids, prog->pass_ids, prog->npasses * sizeof(*res->pass_ids));
-	res->npasses = prog->npasses;
 	/* A run that succeeds executed every command once. */
 	res->host_ops = prog->measured.host_ops;
 	res->stats = ctx->stats;
@@ -75,7 +73,7 @@ void ttpu_result_free(ttpu_result *res)
 		free(res->outputs[i].data);
 	}
 	free(res->outputs);
-	free(res->pass_ids);
+	ttpu_passes_text_put(res->passes);
 	free(res);
 }
 
@@ -117,6 +115,12 @@ static void w_flush(struct writer *w)
 
 static void w_mem(struct writer *w, const char *s, size_t len)
 {
+	if (len >= sizeof(w->buf)) {	/* straight from where it is */
+		w_flush(w);
+		if (!w->error && fwrite(s, 1, len, w->f) != len)
+			w->error = errno ? errno : EIO;
+		return;
+	}
 	while (len) {
 		size_t k = sizeof(w->buf) - w->n;
 
@@ -210,6 +214,79 @@ static inline __attribute__((always_inline)) size_t fmt_int(char *dst, int64_t v
 	len = digits32((uint32_t)u);
 	fmt_digits32(dst + len, (uint32_t)u, (unsigned int)len);
 	return neg + len;
+}
+
+/*
+ * The response's "passes" list depends on the program alone (each pass's
+ * id, and 15 cycles each): it is rendered once, at the program's first
+ * run, kept with the program and shared by every result, counted. A
+ * response can hold 100k records, 2.9 MB, which were written again for
+ * every request (Documentation/host-cost.rst, "Once per program").
+ */
+struct ttpu_passes_text {
+	unsigned int refs;		/* the program's and each result's */
+	size_t len;
+	char text[];			/* the records, comma-separated, no brackets */
+};
+
+static struct ttpu_passes_text *passes_text_render(const struct ttpu_program *prog)
+{
+	static const char id[] = "{\"id\": ", cycles[] = ", \"cycles\": 15}";
+	size_t most = 2 + sizeof(id) + INT_MAX_CHARS + sizeof(cycles);
+	struct ttpu_passes_text *t = malloc(sizeof(*t) + prog->npasses * most + 1), *shrunk;
+	char *q;
+
+	if (!t)
+		return NULL;
+	q = t->text;
+	for (size_t i = 0; i < prog->npasses; i++) {
+		if (i) {
+			memcpy(q, ", ", 2);
+			q += 2;
+		}
+		memcpy(q, id, sizeof(id) - 1);
+		q += sizeof(id) - 1;
+		q += fmt_int(q, prog->pass_ids[i]);
+		memcpy(q, cycles, sizeof(cycles) - 1);
+		q += sizeof(cycles) - 1;
+	}
+	t->len = (size_t)(q - t->text);
+	t->refs = 1;
+	shrunk = realloc(t, sizeof(*t) + t->len + 1);
+	return shrunk ? shrunk : t;
+}
+
+/*
+ * The program's rendered list, made now if this is its first run, with a
+ * reference for the caller; NULL when out of memory. Runs of one program
+ * on several threads may race to make it: the first to publish wins, the
+ * others free theirs.
+ */
+static struct ttpu_passes_text *passes_text_get(const struct ttpu_program *prog)
+{
+	/* A cache: the program is otherwise immutable once loaded. */
+	struct ttpu_passes_text **slot = &((struct ttpu_program *)prog)->passes_text;
+	struct ttpu_passes_text *t = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *mine;
+
+	if (!t) {
+		mine = passes_text_render(prog);
+		if (!mine)
+			return NULL;
+		if (__atomic_compare_exchange_n(slot, &t, mine, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			t = mine;
+		} else {
+			free(mine);
+		}
+	}
+	__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+	return t;
+}
+
+void ttpu_passes_text_put(struct ttpu_passes_text *t)
+{
+	if (t && !__atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL))
+		free(t);
 }
 
 static void w_int(struct writer *w, int64_t v)
@@ -334,22 +411,7 @@ int ttpu_result_write_json(const ttpu_result *res, FILE *f, int with_stats,
 		w_output(w, &res->outputs[i]);
 	}
 	w_str(w, "}, \"passes\": [");
-	for (size_t i = 0; i < res->npasses; i++) {
-		/* Made in place, in one piece: a response can hold 100k of them. */
-		static const char id[] = "{\"id\": ", cycles[] = ", \"cycles\": 15}";
-		char *p = w_room(w, 2 + sizeof(id) + INT_MAX_CHARS + sizeof(cycles)), *q = p;
-
-		if (i) {
-			memcpy(q, ", ", 2);
-			q += 2;
-		}
-		memcpy(q, id, sizeof(id) - 1);
-		q += sizeof(id) - 1;
-		q += fmt_int(q, res->pass_ids[i]);
-		memcpy(q, cycles, sizeof(cycles) - 1);
-		q += sizeof(cycles) - 1;
-		w->n += (size_t)(q - p);
-	}
+	w_mem(w, res->passes->text, res->passes->len);
 	w_str(w, "], ");
 	w_key_int(w, "totalCycles", (int64_t)res->stats.total_cycles, true);
 	w_str(w, "\"hostOps\": {");

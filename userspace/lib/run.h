@@ -24,8 +24,7 @@ struct ttpu_result {
 	struct ttpu_run_stats stats;
 	struct ttpu_result_output *outputs;
 	size_t noutputs;
-	int64_t *pass_ids;		/* in execution (= command) order */
-	size_t npasses;
+	struct ttpu_passes_text *passes;	/* the program's, shared (response.c) */
 	struct ttpu_host_ops host_ops;
 	char engine[16];
 	char engine_reason[160];

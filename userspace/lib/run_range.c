@@ -14,11 +14,15 @@
  * step, and one with at most one step of non-zero bound fails iff d0 + S
  * does not fit. U_s of a link is 4 * max|a window| * max|b window| (read
  * from a per-buffer table of aligned 4x4 block maxima, kept per version),
- * of a deferred step its exact |tmp|. Only the elements neither settles
- * are replayed, each as its own dot products over the chain's steps with
- * the zero-bound ones skipped, and the first failure among them (smallest
- * step, then window order, as one-by-one execution checks) is the
- * chain's RangeError.
+ * of a deferred step its exact |tmp|. When an element of the window is
+ * settled by neither, the chain is replayed a tile at a time: each step
+ * with a non-zero bound is one 4x4x4 product of the 16 elements (a step
+ * whose bound is 0 adds exactly 0), added to the 16 partial sums and
+ * checked with them, so the first failure (smallest step, then window
+ * order, as one-by-one execution checks) is the chain's RangeError. The
+ * replay's cost is the chain's length, whatever the values: elements no
+ * longer go one by one through a bounds-checked scalar product each
+ * (Documentation/host-cost.rst, "Range checks a tile at a time").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +30,7 @@
 #include "error.h"
 #include "run_host.h"
 #include "run_range.h"
+#include "run_range_neon.h"
 #include "util.h"
 
 int ttpu_range_init(struct ttpu_range *rg, const struct ttpu_program *prog,
@@ -153,27 +158,6 @@ static inline uint32_t window_max(struct ttpu_range *rg, const struct ttpu_run_c
 	return gc->grid[(w->r / TTPU_TILE) * gc->grid_cols + w->c / TTPU_TILE];
 }
 
-/* Element (i, j) of one link's 4x4x4 product, zero outside the operands. */
-static int32_t link_element(const struct ttpu_run_ctx *ctx, const struct ttpu_link *l,
-			    uint32_t i, uint32_t j)
-{
-	const struct ttpu_buffer *ab = &ctx->prog->buffers[l->a.buf];
-	const struct ttpu_buffer *bb = &ctx->prog->buffers[l->b.buf];
-	const int8_t *ad = ctx->data[l->a.buf], *bd = ctx->data[l->b.buf];
-	uint64_t ar = (uint64_t)l->a.r + i, bc = (uint64_t)l->b.c + j;
-	int32_t s = 0;
-
-	if (ar >= ab->rows || bc >= bb->cols)
-		return 0;
-	for (uint64_t k = 0; k < TTPU_TILE; k++) {
-		uint64_t ac = l->a.c + k, br = l->b.r + k;
-
-		if (ac < ab->cols && br < bb->rows)
-			s += ad[ar * ab->cols + ac] * bd[br * bb->cols + bc];
-	}
-	return s;
-}
-
 static int64_t get(const struct ttpu_buffer *b, const void *d, size_t e)
 {
 	return b->dtype == TTPU_DTYPE_I8 ? ((const int8_t *)d)[e] : ((const int32_t *)d)[e];
@@ -184,25 +168,156 @@ static const int32_t *tmp_of(const struct ttpu_run_ctx *ctx, const struct ttpu_s
 	return ctx->tmp + (size_t)ctx->prog->plan->tmp_index[s->slot] * TTPU_TILE_ELEMS;
 }
 
-/* The first step at which element (i, j), d0 before the chain, leaves its dtype. */
+/*
+ * The chain's steps replayed a tile at a time: every element's partial
+ * sums after every live step, the 16 at once. Returns the first step at
+ * which an element of the window (@nr x @nc) leaves its dtype, the first
+ * such element in row-major (window) order and its value; UINT32_MAX when
+ * none does. The same answer as checking each element step by step, at a
+ * cost that depends on the chain's length, not on its values.
+ */
 static uint32_t first_failure(const struct ttpu_range *rg, const struct ttpu_run_ctx *ctx,
-			      const struct ttpu_chain *ch, uint32_t i, uint32_t j,
-			      int64_t d0, uint8_t dtype, int64_t *value)
+			      const struct ttpu_chain *ch, const int64_t d0[16],
+			      uint32_t nr, uint32_t nc, uint8_t dtype, uint32_t *elem,
+			      int64_t *value)
 {
 	const struct ttpu_plan *plan = ctx->prog->plan;
 	const struct ttpu_step *steps = &plan->steps[ch->first_step];
-	int64_t v = d0;
+	int64_t lo = ttpu_dtype_min(dtype), hi = ttpu_dtype_max(dtype);
+	int64_t v[16], vlo[16], vhi[16];
+	int32_t t[16];
 
+	/* Elements outside the window have bounds no sum can reach. */
+	for (int e = 0; e < TTPU_TILE_ELEMS; e++) {
+		bool in = (uint32_t)e / TTPU_TILE < nr && (uint32_t)e % TTPU_TILE < nc;
+
+		v[e] = in ? d0[e] : 0;
+		vlo[e] = in ? lo : INT64_MIN;
+		vhi[e] = in ? hi : INT64_MAX;
+	}
 	for (uint32_t x = 0; x < rg->nlive; x++) {
 		uint32_t s = rg->live[x];
+		const int32_t *add = t;
+		int bad = 0;
 
-		if (steps[s].link == TTPU_NO_LINK)
-			v += tmp_of(ctx, &steps[s])[i * TTPU_TILE + j];
-		else
-			v += link_element(ctx, &plan->links[steps[s].link], i, j);
-		if (!ttpu_fits_dtype(v, dtype)) {
-			*value = v;
-			return s;
+		if (steps[s].link == TTPU_NO_LINK) {
+			add = tmp_of(ctx, &steps[s]);
+		} else {
+			const struct ttpu_link *l = &plan->links[steps[s].link];
+
+			ttpu_link_product(ctx->prog, ctx->data, &l->a, &l->b, t);
+		}
+		for (int e = 0; e < TTPU_TILE_ELEMS; e++) {
+			v[e] += add[e];
+			bad |= (v[e] < vlo[e]) | (v[e] > vhi[e]);
+		}
+		if (!bad)
+			continue;
+		for (int e = 0; e < TTPU_TILE_ELEMS; e++) {
+			if (v[e] < vlo[e] || v[e] > vhi[e]) {
+				*elem = (uint32_t)e;
+				*value = v[e];
+				return s;
+			}
+		}
+	}
+	return UINT32_MAX;
+}
+
+/* Whether the partial sum @x is outside [lo, lo + span]: one compare. */
+#define OUTSIDE(x, lo, span) ((uint32_t)(x) - (uint32_t)(lo) > (span))
+
+/*
+ * dst += one link's 4x4x4 product, in 32 bits, straight loads where both
+ * windows lie inside their buffers (every window of a tiled matmul but
+ * the edges'), the reference product elsewhere: whether an element (in
+ * the window or not) is now outside the range.
+ */
+static bool add_link32(const struct ttpu_run_ctx *ctx, const struct ttpu_link *l,
+		       int32_t v[16], int32_t lo, uint32_t span)
+{
+	const struct ttpu_buffer *ab = &ctx->prog->buffers[l->a.buf];
+	const struct ttpu_buffer *bb = &ctx->prog->buffers[l->b.buf];
+	bool out = false;
+
+	if ((uint64_t)l->a.r + TTPU_TILE > ab->rows || (uint64_t)l->a.c + TTPU_TILE > ab->cols ||
+	    (uint64_t)l->b.r + TTPU_TILE > bb->rows || (uint64_t)l->b.c + TTPU_TILE > bb->cols) {
+		int32_t t[16];
+
+		ttpu_link_product(ctx->prog, ctx->data, &l->a, &l->b, t);
+		for (int e = 0; e < TTPU_TILE_ELEMS; e++) {
+			v[e] += t[e];
+			out |= OUTSIDE(v[e], lo, span);
+		}
+		return out;
+	}
+	const int8_t *a = (const int8_t *)ctx->data[l->a.buf] + (size_t)l->a.r * ab->cols + l->a.c;
+	const int8_t *b = (const int8_t *)ctx->data[l->b.buf] + (size_t)l->b.r * bb->cols + l->b.c;
+	size_t as = ab->cols, bs = bb->cols;
+
+	if (ttpu_range_neon_on())
+		return ttpu_range_step_neon(a, as, b, bs, v, lo, span);
+	/* A column of B in registers, the rows of A streamed past it. */
+#pragma GCC unroll 4
+	for (int j = 0; j < TTPU_TILE; j++) {
+		int32_t b0 = b[j], b1 = b[bs + j], b2 = b[2 * bs + j], b3 = b[3 * bs + j];
+
+#pragma GCC unroll 4
+		for (int i = 0; i < TTPU_TILE; i++) {
+			const int8_t *ar = a + i * as;
+			int32_t x = v[i * TTPU_TILE + j] + ar[0] * b0 + ar[1] * b1 + ar[2] * b2 +
+				    ar[3] * b3;
+
+			v[i * TTPU_TILE + j] = x;
+			out |= OUTSIDE(x, lo, span);
+		}
+	}
+	return out;
+}
+
+/*
+ * first_failure() for the common case, an i8 destination whose partial
+ * sums the bounds keep in int32 (the caller checks): 32-bit sums, one
+ * compare an element, one branch a step. Same answer.
+ */
+static uint32_t first_failure32(const struct ttpu_range *rg, const struct ttpu_run_ctx *ctx,
+				const struct ttpu_chain *ch, const int64_t d0[16],
+				uint32_t nr, uint32_t nc, int32_t lo, int32_t hi,
+				uint32_t *elem, int64_t *value)
+{
+	const struct ttpu_plan *plan = ctx->prog->plan;
+	const struct ttpu_step *steps = &plan->steps[ch->first_step];
+	uint32_t span = (uint32_t)hi - (uint32_t)lo, window = 0;
+	int32_t v[16];
+
+	for (uint32_t e = 0; e < TTPU_TILE_ELEMS; e++) {
+		v[e] = (int32_t)d0[e];
+		if (e / TTPU_TILE < nr && e % TTPU_TILE < nc)
+			window |= 1u << e;
+	}
+	for (uint32_t x = 0; x < rg->nlive; x++) {
+		uint32_t s = rg->live[x];
+		bool out = false;
+
+		if (steps[s].link == TTPU_NO_LINK) {
+			const int32_t *t = tmp_of(ctx, &steps[s]);
+
+			for (int e = 0; e < TTPU_TILE_ELEMS; e++) {
+				v[e] += t[e];
+				out |= OUTSIDE(v[e], lo, span);
+			}
+		} else {
+			out = add_link32(ctx, &plan->links[steps[s].link], v, lo, span);
+		}
+		if (!out)
+			continue;
+		/* Elements past the window's edge do not count: they are no one's. */
+		for (uint32_t e = 0; e < TTPU_TILE_ELEMS; e++) {
+			if ((window >> e & 1) && OUTSIDE(v[e], lo, span)) {
+				*elem = e;	/* the first in window order */
+				*value = v[e];
+				return s;
+			}
 		}
 	}
 	return UINT32_MAX;
@@ -217,10 +332,11 @@ int ttpu_range_add_chain(struct ttpu_range *rg, struct ttpu_run_ctx *ctx,
 	const struct ttpu_buffer *b = &ctx->prog->buffers[ch->dst.buf];
 	const void *d = ctx->data[ch->dst.buf];
 	int64_t total[16], bound[16], lo = ttpu_dtype_min(b->dtype), hi = ttpu_dtype_max(b->dtype);
-	uint32_t live[16], link_live = 0, fail_step = UINT32_MAX, nr, nc;
+	uint32_t live[16], link_live = 0, fail_step = UINT32_MAX, fail_x = 0, nr, nc;
 	uint64_t link_bound = 0;
 	size_t fail_elem = 0;
-	int64_t fail_value = 0;
+	int64_t fail_value = 0, d0[16], max_bound = 0;
+	bool unsettled = false;
 
 	struct grid_cache ga = { .grid = NULL }, gb = { .grid = NULL };
 
@@ -260,24 +376,32 @@ int ttpu_range_add_chain(struct ttpu_range *rg, struct ttpu_run_ctx *ctx,
 
 	nr = ch->dst.r >= b->rows ? 0 : (uint32_t)(b->rows - ch->dst.r < TTPU_TILE ? b->rows - ch->dst.r : TTPU_TILE);
 	nc = ch->dst.c >= b->cols ? 0 : (uint32_t)(b->cols - ch->dst.c < TTPU_TILE ? b->cols - ch->dst.c : TTPU_TILE);
-	for (uint32_t i = 0; i < nr; i++) {
-		for (uint32_t j = 0; j < nc; j++) {
-			size_t e = (size_t)(ch->dst.r + i) * b->cols + ch->dst.c + j;
-			int64_t d0 = get(b, d, e), s = total[i * TTPU_TILE + j];
-			int64_t l = (int64_t)link_bound + bound[i * TTPU_TILE + j], v;
-			uint32_t n = link_live + live[i * TTPU_TILE + j], at;
+	/* Elements the bounds settle cannot fail; one that they do not makes the tile replay. */
+	for (uint32_t i = 0; i < TTPU_TILE; i++) {
+		for (uint32_t j = 0; j < TTPU_TILE; j++) {
+			uint32_t x = i * TTPU_TILE + j, n = link_live + live[x];
+			int64_t s = total[x], l = (int64_t)link_bound + bound[x];
 
-			if (n <= 1 ? ttpu_fits_dtype(d0 + s, b->dtype) :
-			    2 * d0 + s + l <= 2 * hi && 2 * d0 + s - l >= 2 * lo)
+			d0[x] = 0;
+			max_bound = bound[x] > max_bound ? bound[x] : max_bound;
+			if (i >= nr || j >= nc)
 				continue;
-			at = first_failure(rg, ctx, ch, i, j, d0, b->dtype, &v);
-			if (at < fail_step) {
-				fail_step = at;
-				fail_elem = e;
-				fail_value = v;
-			}
+			d0[x] = get(b, d, (size_t)(ch->dst.r + i) * b->cols + ch->dst.c + j);
+			if (n <= 1 ? ttpu_fits_dtype(d0[x] + s, b->dtype) :
+			    2 * d0[x] + s + l <= 2 * hi && 2 * d0[x] + s - l >= 2 * lo)
+				continue;
+			unsettled = true;
 		}
 	}
+	/* |d0| <= 128 and every partial sum within the bounds' total: int32 holds them. */
+	if (unsettled && b->dtype == TTPU_DTYPE_I8 && link_bound + max_bound + 128 <= INT32_MAX)
+		fail_step = first_failure32(rg, ctx, ch, d0, nr, nc, (int32_t)lo, (int32_t)hi,
+					    &fail_x, &fail_value);
+	else if (unsettled)
+		fail_step = first_failure(rg, ctx, ch, d0, nr, nc, b->dtype, &fail_x, &fail_value);
+	if (fail_step != UINT32_MAX)
+		fail_elem = (size_t)(ch->dst.r + fail_x / TTPU_TILE) * b->cols + ch->dst.c +
+			    fail_x % TTPU_TILE;
 	if (fail_step != UINT32_MAX)
 		return ttpu_host_range_error(ctx, steps[fail_step].acc_cmd, ch->dst.buf,
 					     fail_elem, fail_value, TTPU_HOST_ACC_STEP, err);

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: MIT
+# `make bench-board`: a served request on the board, counted (issue 20).
+# The library and ttpu-run built for armhf (tests/zynq/cross-build: static,
+# json-c from Debian's armhf package) with an in-process stand-in device,
+# run under qemu-arm with every executed block logged; every instruction of
+# the served request is charged to a phase (tests/bench-board/run-bench-board
+# says how). The driver's and the bus's share come from the board model, as
+# bench-engine reads them in the VM: the unmodified driver built in
+# userspace (tests/driver-user) on one simulated NpuKit, its bus clock and
+# CPU account summed over the request's SUBMITs. Both engines, by default
+# the worst of BOARD_SEEDS seeds of random weights and inputs for the MLP
+# 784->128->10, batch 64, i8 hidden layer; `make bench-board REQUEST=FILE`
+# takes any request ({"program", "inputs"}). A benchmark: never part of
+# `make check`; it fails only when something could not run or an answer
+# was wrong.
+
+BOARD_DIR      = $(BUILD)/bench-board
+BOARD_SEEDS   ?= 1 2 3
+REQUEST       ?=
+# armhf: ttpu-run's objects and library (cross-build) with the stand-in
+BOARD_ARM_DIR  = $(ZYNQ_XBUILD)/bench-board
+BOARD_ARM_RUN  = $(BOARD_ARM_DIR)/ttpu-run-standin
+# x86-64: ttpu-run on the userspace-built driver and simulator
+BOARD_DRV_RUN  = $(BOARD_DIR)/ttpu-run-driver
+BOARD_QTRACE   = $(BOARD_DIR)/qtrace_count
+
+$(BOARD_QTRACE): tests/bench-board/qtrace_count.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 $(WARN) -o $@ $<
+
+$(BOARD_DIR)/standin_driver.o: tests/bench-host/standin_device.c uapi/npukit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DSTANDIN_DRIVER -Itests/driver-user -c -o $@ $<
+
+$(BOARD_DIR)/standin_sim_cpu.o: tests/bench-board/standin_sim_cpu.c $(DU_INCLUDE)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(DU_X86_CFLAGS) -c -o $@ $<
+
+$(BOARD_DRV_RUN): $(CLI_OBJS) $(LIB_A) $(BOARD_DIR)/standin_driver.o \
+		$(BOARD_DIR)/standin_sim_cpu.o $(DU_X86_OBJS)
+	$(CC) -no-pie -Wl,--wrap=npukit_sim_create -o $@ $(CLI_OBJS) \
+		$(BOARD_DIR)/standin_driver.o $(BOARD_DIR)/standin_sim_cpu.o $(DU_X86_OBJS) \
+		$(LIB_A) $(LDLIBS)
+
+# Not a file rule: cross-build decides what is out of date in its own tree.
+.PHONY: bench-board board-armhf
+board-armhf:
+	tests/zynq/cross-build $(ZYNQ_XBUILD) >/dev/null
+	@mkdir -p $(BOARD_ARM_DIR)
+	arm-linux-gnueabihf-gcc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -Iuapi \
+		-c -o $(BOARD_ARM_DIR)/standin_device.o tests/bench-host/standin_device.c
+	arm-linux-gnueabihf-gcc -static -Wl,-Map=$(BOARD_ARM_RUN).map -o $(BOARD_ARM_RUN) \
+		$(CLI_SRCS:%.c=$(ZYNQ_XBUILD)/obj/%.o) $(BOARD_ARM_DIR)/standin_device.o \
+		$(ZYNQ_XBUILD)/lib/libttpu-run.a \
+		$$(tests/zynq/sysroot)/usr/lib/arm-linux-gnueabihf/libjson-c.a -pthread -lm
+
+bench-board: $(TTPU_RUN) $(BOARD_DRV_RUN) $(BOARD_QTRACE) board-armhf
+	tests/bench-board/run-bench-board $(BUILD) $(TTPU_RUN) $(BOARD_DRV_RUN) \
+		$(BOARD_ARM_RUN) $(BOARD_QTRACE) "$(REQUEST)" $(BOARD_SEEDS)

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * engine_npukit_groups.c - a stage's jobs grouped into kicks: quads where
+ * the compiler's 2x2 tile structure exists, then pairs, then a single
+ * (engine_npukit.c says what each is). Grouping hashes every job's windows
+ * and sorts the hashes three ways: ~940 armhf instructions a kick, which
+ * depend on the plan alone, so it is done once per program, at its first
+ * run on the NpuKit engine, for every stage, and kept with the program.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_npukit_groups.h"
+#include "util.h"
+
+/* The groups of every stage, by stage index. */
+struct ttpu_npukit_groups {
+	struct npk_stage_groups *stage;
+	size_t nstages;
+};
+
+/* Scratch of build_groups(), for one stage at a time. */
+struct npk_scratch {
+	struct npk_jobkey *keys;
+	size_t keys_cap;
+	uint8_t *taken;
+	size_t taken_cap;
+};
+
+struct npk_jobkey {
+	uint64_t ha;			/* hash of the job's A windows */
+	uint64_t hb;			/* hash of the job's B windows */
+	uint32_t job;			/* index within the stage */
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t hash_windows(const struct ttpu_plan *plan, const struct ttpu_job *job,
+			     int b_side)
+{
+	uint64_t h = mix(0x12345, job->nlinks);
+
+	for (uint32_t i = 0; i < job->nlinks; i++) {
+		const struct ttpu_link *l = &plan->links[job->first_link + i];
+		const struct ttpu_window *w = b_side ? &l->b : &l->a;
+
+		h = mix(h, ((uint64_t)w->buf << 32) ^ w->r);
+		h = mix(h, w->c);
+	}
+	return h;
+}
+
+static int same_windows(const struct ttpu_plan *plan, uint32_t j1, uint32_t j2,
+			int b_side)
+{
+	const struct ttpu_job *x = &plan->jobs[j1], *y = &plan->jobs[j2];
+
+	if (x->nlinks != y->nlinks)
+		return 0;
+	for (uint32_t i = 0; i < x->nlinks; i++) {
+		const struct ttpu_link *lx = &plan->links[x->first_link + i];
+		const struct ttpu_link *ly = &plan->links[y->first_link + i];
+		const struct ttpu_window *wx = b_side ? &lx->b : &lx->a;
+		const struct ttpu_window *wy = b_side ? &ly->b : &ly->a;
+
+		if (wx->buf != wy->buf || wx->r != wy->r || wx->c != wy->c)
+			return 0;
+	}
+	return 1;
+}
+
+static int cmp_ha(const void *p, const void *q)
+{
+	const struct npk_jobkey *x = p, *y = q;
+
+	if (x->ha != y->ha)
+		return x->ha < y->ha ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+static int cmp_hb(const void *p, const void *q)
+{
+	const struct npk_jobkey *x = p, *y = q;
+
+	if (x->hb != y->hb)
+		return x->hb < y->hb ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+static int cmp_hab(const void *p, const void *q)
+{
+	const struct npk_jobkey *x = p, *y = q;
+
+	if (x->ha != y->ha)
+		return x->ha < y->ha ? -1 : 1;
+	if (x->hb != y->hb)
+		return x->hb < y->hb ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* First untaken job after @self in the sorted run of keys equal under @cmp. */
+static uint32_t find_partner(const struct npk_jobkey *sorted, size_t n,
+			     const struct npk_jobkey *key,
+			     int (*cmp)(const void *, const void *),
+			     const uint8_t *taken, uint32_t self)
+{
+	struct npk_jobkey probe = *key;
+	size_t lo = 0, hi = n;
+
+	probe.job = 0;
+	while (lo < hi) {		/* lower bound of (hash, job 0) */
+		size_t mid = (lo + hi) / 2;
+
+		if (cmp(&sorted[mid], &probe) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	probe.job = UINT32_MAX;
+	for (; lo < n && cmp(&sorted[lo], &probe) < 0; lo++) {
+		uint32_t j = sorted[lo].job;
+
+		if (j != self && !taken[j])
+			return j;
+	}
+	return NO_JOB;
+}
+
+/*
+ * Group the stage's jobs: quads where the compiler's 2x2 tile structure
+ * exists (checked window by window, not trusted to hashes), then pairs of
+ * whatever is left, then at most one single.
+ */
+static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *st,
+			struct npk_scratch *r, struct npk_stage_groups *out)
+{
+	uint32_t n = st->njobs, pending = NO_JOB;
+	struct npk_jobkey *by_a, *by_b, *by_ab, *keys;
+	size_t ng = 0;
+
+	out->groups = malloc((n + 1) * sizeof(*out->groups));
+	if (!out->groups || ttpu_grow(&r->keys, &r->keys_cap, 4 * (size_t)n, sizeof(*r->keys)) ||
+	    ttpu_grow(&r->taken, &r->taken_cap, n, 1))
+		return -1;
+	by_a = r->keys;
+	by_b = r->keys + n;
+	by_ab = r->keys + 2 * (size_t)n;
+	keys = r->keys + 3 * (size_t)n;
+	for (uint32_t j = 0; j < n; j++) {
+		const struct ttpu_job *job = &plan->jobs[st->first_job + j];
+
+		keys[j].ha = hash_windows(plan, job, 0);
+		keys[j].hb = hash_windows(plan, job, 1);
+		keys[j].job = j;
+		/* A chain fed only by deferred passes has nothing to compute. */
+		r->taken[j] = job->nlinks == 0;
+	}
+	memcpy(by_a, keys, n * sizeof(*by_a));
+	memcpy(by_b, by_a, n * sizeof(*by_a));
+	memcpy(by_ab, by_a, n * sizeof(*by_a));
+	qsort(by_a, n, sizeof(*by_a), cmp_ha);
+	qsort(by_b, n, sizeof(*by_b), cmp_hb);
+	qsort(by_ab, n, sizeof(*by_ab), cmp_hab);
+
+	for (uint32_t x = 0; x < n; x++) {
+		const struct npk_jobkey *kx = &keys[x];
+		uint32_t y, z, w, fx = st->first_job;
+		struct npk_jobkey kw;
+		struct npk_group *g;
+
+		if (r->taken[x])
+			continue;
+		r->taken[x] = 1;
+		y = find_partner(by_a, n, kx, cmp_ha, r->taken, x);
+		z = find_partner(by_b, n, kx, cmp_hb, r->taken, x);
+		w = NO_JOB;
+		if (y != NO_JOB && z != NO_JOB && y != z) {
+			kw.ha = keys[z].ha;
+			kw.hb = keys[y].hb;
+			kw.job = 0;
+			r->taken[y] = r->taken[z] = 1;
+			w = find_partner(by_ab, n, &kw, cmp_hab, r->taken, NO_JOB);
+			r->taken[y] = r->taken[z] = 0;
+		}
+		if (w != NO_JOB &&
+		    same_windows(plan, fx + x, fx + y, 0) &&
+		    same_windows(plan, fx + x, fx + z, 1) &&
+		    same_windows(plan, fx + z, fx + w, 0) &&
+		    same_windows(plan, fx + y, fx + w, 1)) {
+			g = &out->groups[ng++];
+			g->row[0] = x;
+			g->row[1] = z;
+			g->col[0] = x;
+			g->col[1] = y;
+			g->out[0][0] = x;
+			g->out[0][1] = y;
+			g->out[1][0] = z;
+			g->out[1][1] = w;
+			g->nsteps = plan->jobs[fx + x].nlinks;
+			r->taken[y] = r->taken[z] = r->taken[w] = 1;
+			continue;
+		}
+		if (pending == NO_JOB) {
+			pending = x;
+			continue;
+		}
+		g = &out->groups[ng++];
+		g->row[0] = g->col[0] = g->out[0][0] = pending;
+		g->row[1] = g->col[1] = g->out[1][1] = x;
+		g->out[0][1] = g->out[1][0] = NO_JOB;
+		g->nsteps = plan->jobs[fx + pending].nlinks;
+		if (plan->jobs[fx + x].nlinks > g->nsteps)
+			g->nsteps = plan->jobs[fx + x].nlinks;
+		pending = NO_JOB;
+	}
+	if (pending != NO_JOB) {
+		struct npk_group *g = &out->groups[ng++];
+
+		g->row[0] = g->col[0] = g->out[0][0] = pending;
+		g->row[1] = g->col[1] = NO_JOB;
+		g->out[0][1] = g->out[1][0] = g->out[1][1] = NO_JOB;
+		g->nsteps = plan->jobs[st->first_job + pending].nlinks;
+	}
+	out->ngroups = ng;
+	return 0;
+}
+
+void ttpu_npukit_groups_free(struct ttpu_npukit_groups *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->nstages; i++)
+		free(g->stage[i].groups);
+	free(g->stage);
+	free(g);
+}
+
+/*
+ * Whether every kick of quad @g reads A as 8 rows of 8 contiguous bytes of
+ * one buffer, and B likewise: the compiler's tiling away from the
+ * operands' edges, where a kick's two K-steps and two block rows (or
+ * columns) are neighbours. The kick is then those rows, copied as they
+ * are (engine_npukit.c, fill_kick()), exactly what the block-by-block
+ * gather would make of them.
+ */
+static bool kicks_are_rows(const struct ttpu_program *prog, const struct ttpu_stage *st,
+			   const struct npk_group *g)
+{
+	const struct ttpu_plan *plan = prog->plan;
+	const struct ttpu_job *r0, *r1, *c0, *c1;
+	uint32_t n = g->nsteps;
+
+	if (g->row[0] == NO_JOB || g->row[1] == NO_JOB || g->col[0] == NO_JOB ||
+	    g->col[1] == NO_JOB || n % 2)
+		return false;
+	r0 = &plan->jobs[st->first_job + g->row[0]];
+	r1 = &plan->jobs[st->first_job + g->row[1]];
+	c0 = &plan->jobs[st->first_job + g->col[0]];
+	c1 = &plan->jobs[st->first_job + g->col[1]];
+	if (r0->nlinks != n || r1->nlinks != n || c0->nlinks != n || c1->nlinks != n)
+		return false;
+	for (uint32_t s = 0; s < n; s++) {
+		const struct ttpu_window *a0 = &plan->links[r0->first_link + s].a;
+		const struct ttpu_window *a1 = &plan->links[r1->first_link + s].a;
+		const struct ttpu_window *b0 = &plan->links[c0->first_link + s].b;
+		const struct ttpu_window *b1 = &plan->links[c1->first_link + s].b;
+		/* The kick's first K-step: where its 8x8 of A and of B start. */
+		const struct ttpu_window *a = &plan->links[r0->first_link + (s & ~1u)].a;
+		const struct ttpu_window *b = &plan->links[c0->first_link + (s & ~1u)].b;
+		const struct ttpu_buffer *ab = &prog->buffers[a->buf], *bb = &prog->buffers[b->buf];
+		uint64_t h = s & 1;
+
+		if (a0->buf != a->buf || a1->buf != a->buf || b0->buf != b->buf || b1->buf != b->buf ||
+		    (uint64_t)a->r + 8 > ab->rows || (uint64_t)a->c + 8 > ab->cols ||
+		    (uint64_t)b->r + 8 > bb->rows || (uint64_t)b->c + 8 > bb->cols)
+			return false;
+		/* A: block row p is rows a.r + 4p, K-step h is columns a.c + 4h */
+		if (a0->r != a->r || a0->c != a->c + 4 * h || a1->r != (uint64_t)a->r + 4 ||
+		    a1->c != a0->c)
+			return false;
+		/* B: K-step h is rows b.r + 4h, block column q is columns b.c + 4q */
+		if (b0->c != b->c || b0->r != b->r + 4 * h || b1->c != (uint64_t)b->c + 4 ||
+		    b1->r != b0->r)
+			return false;
+	}
+	return true;
+}
+
+static struct ttpu_npukit_groups *groups_make(const struct ttpu_program *prog)
+{
+	const struct ttpu_plan *plan = prog->plan;
+
+	struct ttpu_npukit_groups *g = calloc(1, sizeof(*g));
+	struct npk_scratch scratch = { .keys = NULL };
+	int bad = !g;
+
+	if (g) {
+		g->stage = calloc(plan->nstages + 1, sizeof(*g->stage));
+		g->nstages = plan->nstages;
+		bad = !g->stage;
+	}
+	for (size_t i = 0; !bad && i < plan->nstages; i++) {
+		const struct ttpu_stage *st = &plan->stages[i];
+
+		if (st->kind != TTPU_STAGE_MATMUL || !st->njobs)
+			continue;
+		bad = build_groups(plan, st, &scratch, &g->stage[i]);
+		for (size_t k = 0; !bad && k < g->stage[i].ngroups; k++)
+			g->stage[i].groups[k].rows =
+				kicks_are_rows(prog, st, &g->stage[i].groups[k]);
+	}
+	free(scratch.keys);
+	free(scratch.taken);
+	if (bad) {
+		ttpu_npukit_groups_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+const struct npk_stage_groups *ttpu_npukit_stage_groups(const struct ttpu_program *prog,
+							const struct ttpu_stage *st)
+{
+	/* A cache: the program is otherwise immutable once loaded. */
+	struct ttpu_npukit_groups **slot = &((struct ttpu_program *)prog)->npukit_groups;
+	struct ttpu_npukit_groups *g = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *mine;
+
+	if (!g) {
+		/* Runs on several threads may race: the first to publish wins. */
+		mine = groups_make(prog);
+		if (!mine)
+			return NULL;
+		if (__atomic_compare_exchange_n(slot, &g, mine, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			g = mine;
+		else
+			ttpu_npukit_groups_free(mine);
+	}
+	return &g->stage[st - prog->plan->stages];
+}
