@@ -86,3 +86,27 @@ check-kselftest:
 		fi; \
 	fi; \
 	cat $$log; scripts/tally kselftest $$log $(RESULTS)
+
+# check-kselftest-armhf: the collection cross-built for the board (armhf,
+# dynamically linked against the multiarch json-c: scripts/armhf-build-deps)
+# on this machine, with Debian's 6.1 source as KSRC: no kernel tree on the
+# board. Every binary runs under qemu-arm (tests/kselftest/run-under-qemu):
+# the device tests SKIP, the rest pass. Documentation/npukit/packages.rst.
+CHECK_TARGETS += check-kselftest-armhf
+.PHONY: check-kselftest-armhf
+check-kselftest-armhf:
+	@mkdir -p $(RESULTS); log=$(RESULTS)/kselftest-armhf.log; dest=$(abspath $(BUILD))/kselftest-armhf-install; \
+	rm -rf $$dest; ksrc=$$(scripts/kernel-source 'tools/testing/selftests/lib.mk' \
+		'tools/testing/selftests/run_kselftest.sh' 'tools/testing/selftests/kselftest/*' \
+		'tools/testing/selftests/kselftest*.h'); \
+	if ! scripts/armhf-build-deps > $(RESULTS)/kselftest-armhf-install.log 2>&1 || \
+	   ! $(MAKE) --no-print-directory kselftest-install BUILD=$(BUILD)/armhf-kselftest \
+		CC=arm-linux-gnueabihf-gcc AR=arm-linux-gnueabihf-ar PKG_CONFIG=arm-linux-gnueabihf-pkg-config \
+		KSRC=$$ksrc INSTALL_PATH=$$dest >> $(RESULTS)/kselftest-armhf-install.log 2>&1; then \
+		echo "not ok 1 make kselftest-install CC=arm-linux-gnueabihf-gcc" > $$log; \
+		sed 's/^/# /' $(RESULTS)/kselftest-armhf-install.log >> $$log; \
+	else \
+		echo "ok 1 make kselftest-install CC=arm-linux-gnueabihf-gcc: $$(wc -l < $$dest/kselftest-list.txt) tests" > $$log; \
+		tests/kselftest/run-under-qemu $$dest 2 >> $$log; \
+	fi; \
+	cat $$log | grep -v '^#'; scripts/tally kselftest-armhf $$log $(RESULTS)
