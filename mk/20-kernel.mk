@@ -125,8 +125,9 @@ CHECK_TARGETS += check-dkms
 check-dkms:
 	@mkdir -p $(RESULTS); log=$(RESULTS)/dkms.log; : > $$log; \
 	grep -qx 'PACKAGE_VERSION="$(NPUKIT_DKMS_VERSION)"' dkms.conf && \
-		echo "ok 1 dkms.conf version is $(NPUKIT_DKMS_VERSION)" >>$$log || \
-		echo "not ok 1 dkms.conf PACKAGE_VERSION differs from $(NPUKIT_DKMS_VERSION)" >>$$log; \
+	grep -qx 'MODULE_VERSION("$(NPUKIT_DKMS_VERSION)");' driver/npukit_drv.c && \
+		echo "ok 1 dkms.conf and MODULE_VERSION are $(NPUKIT_DKMS_VERSION)" >>$$log || \
+		echo "not ok 1 dkms.conf PACKAGE_VERSION or MODULE_VERSION differs from $(NPUKIT_DKMS_VERSION)" >>$$log; \
 	hdr=$(firstword $(KMOD_HDRS)); kver=$${hdr#/usr/src/linux-headers-}; \
 	top=$(abspath $(BUILD))/dkms; src=$$top/src/npukit-$(NPUKIT_DKMS_VERSION); \
 	if ! command -v dkms >/dev/null || [ -z "$$hdr" ] || [ ! -d /lib/modules/$$kver/build ]; then \
