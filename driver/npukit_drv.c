@@ -525,3 +525,5 @@ module_exit(npukit_exit);
 MODULE_DESCRIPTION("NpuKit int8 8x8 systolic-array NPU (PYNQ-Z2) and its simulator");
 MODULE_AUTHOR("The npukit authors");
 MODULE_LICENSE("GPL");
+/* dkms.conf's PACKAGE_VERSION; /sys/module/npukit/version, ttpu-run --info */
+MODULE_VERSION("1.0.0");

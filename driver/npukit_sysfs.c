@@ -2,7 +2,8 @@
 /*
  * npukit_sysfs.c - what anyone may read about an instance, without root
  *
- * /sys/class/misc/npukitN/{id,version,features,array_n,backend,state} and
+ * /sys/class/misc/npukitN/{id,version,features,array_n,backend,state,
+ * completion,pl_clock_hz} and
  * /sys/class/misc/npukitN/stats/<counter>, one value per file, mode 0444
  * (Documentation/ABI/testing/sysfs-driver-npukit). debugfs keeps the
  * simulator's knobs and the reset, which need root.
@@ -10,7 +11,9 @@
  * Copyright (C) 2026 The npukit authors
  */
 
+#include <linux/clk.h>
 #include <linux/device.h>
+#include <linux/err.h>
 #include <linux/miscdevice.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -78,6 +81,45 @@ static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(state);
 
+/*
+ * How a wait for the DMA learns it is done: "polled", or "interrupt" and
+ * the channels whose completion raises one (fixed at probe).
+ */
+static ssize_t completion_show(struct device *dev, struct device_attribute *attr,
+			       char *buf)
+{
+	struct npukit_device *nd = npukit_from_dev(dev);
+
+	if (!nd->nirqs)
+		return sysfs_emit(buf, "polled\n");
+	return sysfs_emit(buf, "interrupt%s%s\n",
+			  nd->irq_chans & NPUKIT_CHAN_MM2S ? " mm2s" : "",
+			  nd->irq_chans & NPUKIT_CHAN_S2MM ? " s2mm" : "");
+}
+static DEVICE_ATTR_RO(completion);
+
+/*
+ * The rate of the fabric clock the device tree gives the node, as the
+ * common clock framework knows it (a PYNQ-Z2: FCLK_CLK0); "unknown"
+ * without a clock (the simulator, or a node without "clocks").
+ */
+static ssize_t pl_clock_hz_show(struct device *dev, struct device_attribute *attr,
+				char *buf)
+{
+	struct npukit_device *nd = npukit_from_dev(dev);
+	struct clk *clk = clk_get(nd->dev, NULL);
+	unsigned long rate = 0;
+
+	if (!IS_ERR(clk)) {
+		rate = clk_get_rate(clk);
+		clk_put(clk);
+	}
+	if (!rate)
+		return sysfs_emit(buf, "unknown\n");
+	return sysfs_emit(buf, "%lu\n", rate);
+}
+static DEVICE_ATTR_RO(pl_clock_hz);
+
 static struct attribute *npukit_attrs[] = {
 	&dev_attr_id.attr,
 	&dev_attr_version.attr,
@@ -85,6 +127,8 @@ static struct attribute *npukit_attrs[] = {
 	&dev_attr_array_n.attr,
 	&dev_attr_backend.attr,
 	&dev_attr_state.attr,
+	&dev_attr_completion.attr,
+	&dev_attr_pl_clock_hz.attr,
 	NULL,
 };
 

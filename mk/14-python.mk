@@ -15,3 +15,11 @@ CHECK_TARGETS += check-python
 .PHONY: check-python
 check-python: $(LIB_SO)
 	$(call run-suite,python,python/tests,$(PYTEST))
+
+# check-pip: python/pyproject.toml installs the binding offline into a fresh
+# venv (pip --no-index --no-build-isolation), where python/tests pass
+# (tests/pip/check-pip, on a scratch copy).
+CHECK_TARGETS += check-pip
+.PHONY: check-pip
+check-pip: $(LIB_SO)
+	$(call run-suite,pip,tests/pip/check-pip,env TTPU_RUN_LIBRARY=$(abspath $(LIB_SO)))

@@ -108,25 +108,26 @@ check-kernel:
 # /usr/src/npukit-$(NPUKIT_DKMS_VERSION) and lets dkms build and install
 # npukit.ko for the running kernel and every kernel installed later, and
 # gives group npukit the device nodes (udev/60-npukit.rules, mk/70-install.mk).
+# scripts/dkms-install checks dkms and the kernel's build tree before it
+# touches anything, and rolls a failed dkms install back.
 NPUKIT_DKMS_VERSION := 1.0.0
 DKMS_FILES = $(KMOD_SRCS) dkms.conf
 .PHONY: dkms-install check-dkms
 dkms-install:
-	rm -rf /usr/src/npukit-$(NPUKIT_DKMS_VERSION)
-	mkdir -p /usr/src/npukit-$(NPUKIT_DKMS_VERSION)
-	cp --parents $(DKMS_FILES) /usr/src/npukit-$(NPUKIT_DKMS_VERSION)/
-	dkms remove -m npukit -v $(NPUKIT_DKMS_VERSION) --all >/dev/null 2>&1 || true
-	dkms install -m npukit -v $(NPUKIT_DKMS_VERSION)
+	scripts/dkms-install $(NPUKIT_DKMS_VERSION) $(DKMS_FILES)
 	$(call npukit-access)
 
 # check-dkms: dkms builds the module from dkms.conf against Debian's 6.1
-# headers, in scratch source and dkms trees (nothing is installed).
+# headers, in scratch source and dkms trees (nothing is installed); `make
+# dkms-install` without headers, or with a failing build, leaves nothing
+# behind (tests/dkms/install-rollback).
 CHECK_TARGETS += check-dkms
 check-dkms:
 	@mkdir -p $(RESULTS); log=$(RESULTS)/dkms.log; : > $$log; \
 	grep -qx 'PACKAGE_VERSION="$(NPUKIT_DKMS_VERSION)"' dkms.conf && \
-		echo "ok 1 dkms.conf version is $(NPUKIT_DKMS_VERSION)" >>$$log || \
-		echo "not ok 1 dkms.conf PACKAGE_VERSION differs from $(NPUKIT_DKMS_VERSION)" >>$$log; \
+	grep -qx 'MODULE_VERSION("$(NPUKIT_DKMS_VERSION)");' driver/npukit_drv.c && \
+		echo "ok 1 dkms.conf and MODULE_VERSION are $(NPUKIT_DKMS_VERSION)" >>$$log || \
+		echo "not ok 1 dkms.conf PACKAGE_VERSION or MODULE_VERSION differs from $(NPUKIT_DKMS_VERSION)" >>$$log; \
 	hdr=$(firstword $(KMOD_HDRS)); kver=$${hdr#/usr/src/linux-headers-}; \
 	top=$(abspath $(BUILD))/dkms; src=$$top/src/npukit-$(NPUKIT_DKMS_VERSION); \
 	if ! command -v dkms >/dev/null || [ -z "$$hdr" ] || [ ! -d /lib/modules/$$kver/build ]; then \
@@ -139,4 +140,8 @@ check-dkms:
 		   modinfo -F vermagic $$ko | grep -q "^$$kver "; then \
 			echo "ok 2 dkms builds npukit.ko for $$kver" >>$$log; \
 		else echo "not ok 2 dkms build for $$kver" >>$$log; sed 's/^/# /' $$top/build.log >>$$log; fi; \
-	fi; cat $$log; scripts/tally dkms $$log $(RESULTS)
+	fi; \
+	if command -v dkms >/dev/null; then \
+		tests/dkms/install-rollback 3 $(NPUKIT_DKMS_VERSION) $(DKMS_FILES) >>$$log 2>&1; \
+	else echo "ok 3 dkms-install rollback # SKIP no dkms (scripts/deps)" >>$$log; fi; \
+	cat $$log; scripts/tally dkms $$log $(RESULTS)

@@ -61,7 +61,7 @@ VM_ENV      ?= TTPU_RUN=/src/bin/ttpu-run TTPU_CLI_DATA=tests/cli/data
 # Host (dynamic) and VM (static) builds of the UAPI suites, each with the
 # device access of tests/lib (TESTLIB_DEV_SRC: plain C, these flags).
 UAPI_DEPS := $(UAPI_DIR)/npukit_test.h $(UAPI_DIR)/npukit_ref.h uapi/npukit.h \
-	$(TESTLIB_DEV_SRC) $(TESTLIB_DEV_SRC:.c=.h)
+	$(TESTLIB_DEV_SRC) $(TESTLIB_DEV_SRC:.c=.h) tests/lib/npukit_need.h
 $(BUILD)/tests/uapi/%: $(UAPI_DIR)/%.c $(UAPI_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(UAPI_CFLAGS) -o $@ $< $(TESTLIB_DEV_SRC)

@@ -130,8 +130,7 @@ FIXTURE_TEARDOWN(sim)
 /* The knobs exist exactly on the simulated NpuKit. */
 #define NEED_SIM()								\
 	do {									\
-		if (!npu_have_device())						\
-			SKIP(return, "%s absent", npu_device_path());		\
+		NPU_NEED_DEVICE();						\
 		if (!strstr(ttpu_engine_reason(self->eng), "simulated"))	\
 			SKIP(return, "fault knobs exist only on the simulator");	\
 		ASSERT_EQ(0, npu_knob_write("dma_error", 0))			\

@@ -81,6 +81,20 @@ TEST(info_json_is_get_info)
 		EXPECT_EQ(npu_stat("kicks"), json_int(d, "counters.kicks"));
 		EXPECT_EQ(npu_stat("batches"), json_int(d, "counters.batches"));
 	}
+	/* as xbutil examine: the module's version, the completion, the clock */
+	EXPECT_NE(NULL, eng_json_str(r.json, "moduleVersion")) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, test_json_get(r.json, "fpgaManagers")) TH_LOG("%s", r.out);
+	const char *mode = eng_json_str(d, "completion");
+
+	ASSERT_NE(NULL, mode) TH_LOG("%s", r.out);
+	EXPECT_TRUE(!strcmp(mode, "polled") || !strncmp(mode, "interrupt ", 10)) TH_LOG("%s", mode);
+	if (info.backend == NPUKIT_BACKEND_SIMULATED) {
+		struct json_object *clock = (struct json_object *)1;
+
+		/* the simulator has no clock: null, present */
+		EXPECT_TRUE(json_object_object_get_ex(d, "plClockHz", &clock));
+		EXPECT_EQ(NULL, clock);
+	}
 	proc_result_free(&r);
 }
 

@@ -23,6 +23,7 @@
 
 #include "ttpu-run.h"
 #include "../lib/npukit_dev.h"
+#include "../lib/npukit_need.h"
 #include "../lib/proc_run.h"
 #include "../lib/test_util.h"
 
@@ -168,14 +169,10 @@ static inline const char *eng_json_str(struct json_object *obj, const char *path
 }
 
 /*
- * In a test body: SKIP without the device node. The harness of Debian's
- * 6.1 source still runs a test's body after its fixture setup SKIPped, so
- * the check is the body's.
+ * In a test body: SKIP without the device node (FAIL under
+ * NPUKIT_REQUIRE_DEVICE). The harness of Debian's 6.1 source still runs a
+ * test's body after its fixture setup SKIPped, so the check is the body's.
  */
-#define NEED_DEVICE()								\
-	do {									\
-		if (!npu_have_device())						\
-			SKIP(return, "%s absent", npu_device_path());		\
-	} while (0)
+#define NEED_DEVICE() NPU_NEED_DEVICE()
 
 #endif /* ENGINE_RUN_H */

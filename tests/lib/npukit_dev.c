@@ -24,6 +24,13 @@ int npu_have_device(void)
 	return access(npu_device_path(), F_OK) == 0;
 }
 
+int npu_device_required(void)
+{
+	const char *v = getenv("NPUKIT_REQUIRE_DEVICE");
+
+	return v && *v && strcmp(v, "0");
+}
+
 void npu_debugfs_path(char *buf, size_t len, const char *file)
 {
 	const char *dir = getenv("NPUKIT_DEBUGFS");

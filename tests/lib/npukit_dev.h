@@ -8,6 +8,9 @@
  *   NPUKIT_DEVICE   the node under test (default /dev/npukit0)
  *   NPUKIT_DEBUGFS  the instance's debugfs directory (default
  *                   /sys/kernel/debug/npukit/<node name>)
+ *   NPUKIT_REQUIRE_DEVICE  set (and not "0"): a test that would SKIP for
+ *                   want of the node FAILs instead (the board's acceptance
+ *                   run; tests/lib/npukit_need.h)
  *
  * Plain C, no test harness and no JSON: the UAPI suites (built alone with
  * -Iuapi) link it as well as the engine suites.
@@ -22,6 +25,12 @@ const char *npu_device_path(void);
 
 /* 1 when the node under test exists (a missing one SKIPs a test). */
 int npu_have_device(void);
+
+/*
+ * 1 when $NPUKIT_REQUIRE_DEVICE is set to anything but "" or "0": a
+ * missing node is then a failure, not a reason to SKIP.
+ */
+int npu_device_required(void);
 
 /* The path of @file in the instance's debugfs directory, into @buf. */
 void npu_debugfs_path(char *buf, size_t len, const char *file);

@@ -8,7 +8,8 @@
  *
  * The device is $NPUKIT_DEVICE, /dev/npukit0 by default (its node, debugfs
  * knobs and stats: tests/lib/npukit_dev.h). Every test SKIPs when it is
- * absent and FAILs when it is present and wrong.
+ * absent (FAILs under NPUKIT_REQUIRE_DEVICE: tests/lib/npukit_need.h) and
+ * FAILs when it is present and wrong.
  */
 #ifndef NPUKIT_TEST_H
 #define NPUKIT_TEST_H
@@ -28,6 +29,7 @@
 #include "npukit_ref.h"
 #include "../lib/npukit_dev.h"
 #include "kselftest_harness.h"
+#include "../lib/npukit_need.h"
 
 #define NPU_ID		0x4E50554BU
 
@@ -114,13 +116,13 @@ FIXTURE(npukit) {
 
 /*
  * In a fixture setup: open the device into self->fd and read its GET_INFO
- * into self->info; SKIP when there is no device, fail when it misbehaves.
+ * into self->info; SKIP when there is no device (FAIL under
+ * NPUKIT_REQUIRE_DEVICE), fail when it misbehaves.
  */
 #define NPU_OPEN_DEVICE() do {							\
 	self->fd = open(npu_device_path(), O_RDWR | O_CLOEXEC);			\
 	if (self->fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV)) \
-		SKIP(return, "%s: %s (driver not loaded)", npu_device_path(),	\
-		     strerror(errno));						\
+		NPU_NO_DEVICE(return, strerror(errno));				\
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", npu_device_path(), strerror(errno)); \
 	self->info.size = sizeof(self->info);					\
 	test_ioctl(self->fd, NPUKIT_IOCTL_GET_INFO, &self->info);		\

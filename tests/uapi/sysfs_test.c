@@ -50,7 +50,7 @@ static unsigned long long sysfs_num(const char *file)
 
 static const char *const attrs[] = {
 	"id", "version", "features", "array_n", "backend", "state",
-	"stats/batches", "stats/kicks", "stats/readbacks", "stats/dma_bytes",
+	"completion", "pl_clock_hz", "stats/batches", "stats/kicks", "stats/readbacks", "stats/dma_bytes",
 	"stats/errors", "stats/timeouts", "stats/dma_errors", "stats/hangs",
 	"stats/interrupted", "stats/device_ns", "stats/recoveries",
 	"stats/self_test_failures", "stats/pl_resets", "stats/failed_submits",
@@ -69,6 +69,41 @@ NPU_TEST(values_are_get_info)
 	ASSERT_EQ(self->info.array_n, sysfs_num("array_n"));
 	ASSERT_STREQ(self->info.backend == NPUKIT_BACKEND_SIMULATED ? "simulated" : "hardware",
 		     sysfs_read("backend"));
+}
+
+/*
+ * completion: "polled" or "interrupt" and its channels; pl_clock_hz: a
+ * rate on hardware with a clock, "unknown" on the simulator (no clock);
+ * the module says its version.
+ */
+NPU_TEST(completion_clock_and_module_version)
+{
+	static const char *const modes[] = {
+		"polled", "interrupt mm2s s2mm", "interrupt mm2s", "interrupt s2mm",
+	};
+	char mode[128], ver[64] = "";
+	const char *clock;
+	bool known = false;
+	int fd;
+	ssize_t n;
+
+	snprintf(mode, sizeof(mode), "%s", sysfs_read("completion"));
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		known |= !strcmp(mode, modes[i]);
+	ASSERT_TRUE(known) TH_LOG("completion reads '%s'", mode);
+	clock = sysfs_read("pl_clock_hz");
+	if (self->info.backend == NPUKIT_BACKEND_SIMULATED) {
+		ASSERT_STREQ("unknown", clock);
+	} else {
+		ASSERT_TRUE(!strcmp(clock, "unknown") || strtoull(clock, NULL, 10) > 0)
+			TH_LOG("pl_clock_hz reads '%s'", clock);
+	}
+	fd = open("/sys/module/npukit/version", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("/sys/module/npukit/version: %s", strerror(errno));
+	n = read(fd, ver, sizeof(ver) - 1);
+	close(fd);
+	ASSERT_LT(1, n);
+	ASSERT_EQ('\n', ver[n - 1]);
 }
 
 /* Mode 0444 and readable by user nobody: no root, no group needed. */

@@ -3,10 +3,14 @@
  * info.c - ttpu-run --info: which NpuKit devices there are and what they say
  *
  * For each /dev/npukitN (or the one --device names): GET_INFO (ID, VERSION,
- * FEATURES, limits) and, from sysfs, the state and the counters
- * (Documentation/ABI/testing/sysfs-driver-npukit). The sysfs attributes
- * are readable by anyone, so a user outside group npukit still sees the
- * device, only without the limits that need the node opened.
+ * FEATURES, limits) and, from sysfs, the state, the counters, polled or
+ * interrupt-driven completion and the PL clock
+ * (Documentation/ABI/testing/sysfs-driver-npukit); the module's version
+ * (/sys/module/npukit/version), the device-tree node's compatible (which
+ * overlay the kernel bound it from) and the FPGA managers' state (what the
+ * kernel knows of the bitstream), as `xbutil examine` shows a card. The
+ * sysfs attributes are readable by anyone, so a user outside group npukit
+ * still sees the device, only without the limits that need the node opened.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,16 +43,15 @@ struct dev_info {
 	bool have_sysfs;
 	unsigned long long counters[NCOUNTERS];
 	bool have_counters;
+	char completion[64], pl_clock[32], compatible[128];
 };
 
-/* One line of /sys/class/misc/NAME/FILE, without its newline; 0 or -1. */
-static int sysfs_read(const char *name, const char *file, char *buf, size_t len)
+/* One line of PATH, without its newline (or NUL: device-tree strings); 0 or -1. */
+static int line_read(const char *path, char *buf, size_t len)
 {
-	char path[512];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/sys/class/misc/%s/%s", name, file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -59,6 +62,15 @@ static int sysfs_read(const char *name, const char *file, char *buf, size_t len)
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
+}
+
+/* One line of /sys/class/misc/NAME/FILE; 0 or -1. */
+static int sysfs_read(const char *name, const char *file, char *buf, size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "/sys/class/misc/%s/%s", name, file);
+	return line_read(path, buf, len);
 }
 
 static void dev_info_read(struct dev_info *d, const char *path)
@@ -98,6 +110,14 @@ static void dev_info_read(struct dev_info *d, const char *path)
 		}
 		d->counters[i] = strtoull(num, NULL, 10);
 	}
+	/* Attributes an older module lacks, and the node's device-tree origin */
+	if (sysfs_read(name, "completion", d->completion, sizeof(d->completion)))
+		d->completion[0] = '\0';
+	if (sysfs_read(name, "pl_clock_hz", d->pl_clock, sizeof(d->pl_clock)) ||
+	    !strcmp(d->pl_clock, "unknown"))
+		d->pl_clock[0] = '\0';
+	if (sysfs_read(name, "device/of_node/compatible", d->compatible, sizeof(d->compatible)))
+		d->compatible[0] = '\0';
 	/* Without sysfs (an older module), GET_INFO still names the device. */
 	if (!d->have_sysfs && d->have_info) {
 		snprintf(d->id, sizeof(d->id), "0x%08x", d->info.ip_id);
@@ -132,6 +152,10 @@ static void print_text(FILE *out, const struct dev_info *d)
 		       d->info.max_results, d->info.dma_max_bytes, d->info.kick_size);
 	else
 		fprintf(out, "  GET_INFO: %s%s\n", strerror(d->info_errno), info_errno_hint(d->info_errno));
+	fprintf(out, "  driver: completion %s, PL clock %s%s, node %s\n",
+		d->completion[0] ? d->completion : "unknown",
+		d->pl_clock[0] ? d->pl_clock : "unknown", d->pl_clock[0] ? " Hz" : "",
+		d->compatible[0] ? d->compatible : "without a device-tree node");
 	if (d->have_counters) {
 		fprintf(out, "  counters:");
 		for (size_t i = 0; i < NCOUNTERS; i++)
@@ -147,6 +171,15 @@ static int add(struct json_object *o, const char *key, struct json_object *v)
 		return -1;
 	}
 	return 0;
+}
+
+/* @key: @v when @have (and then @v must exist), else JSON null */
+static int add_or_null(struct json_object *o, const char *key, bool have, struct json_object *v)
+{
+	if (have)
+		return add(o, key, v);
+	json_object_put(v);
+	return json_object_object_add(o, key, NULL) ? -1 : 0;
 }
 
 static struct json_object *to_json(const struct dev_info *d)
@@ -165,6 +198,12 @@ static struct json_object *to_json(const struct dev_info *d)
 	}
 	if (d->have_sysfs)
 		bad |= add(o, "state", json_object_new_string(d->state));
+	if (d->completion[0])
+		bad |= add(o, "completion", json_object_new_string(d->completion));
+	bad |= add_or_null(o, "plClockHz", d->pl_clock[0],
+			   json_object_new_int64((int64_t)strtoll(d->pl_clock, NULL, 10)));
+	bad |= add_or_null(o, "compatible", d->compatible[0],
+			   json_object_new_string(d->compatible));
 	if (d->have_info) {
 		bad |= add(o, "uapiVersion", json_object_new_int64(d->info.uapi_version));
 		bad |= add(o, "arrayN", json_object_new_int64(d->info.array_n));
@@ -188,6 +227,73 @@ static struct json_object *to_json(const struct dev_info *d)
 	return o;
 }
 
+/*
+ * What the kernel knows beyond the nodes: the module's version, and each
+ * FPGA manager's name and state (whether a bitstream is loaded).
+ */
+struct host_info {
+	char module_version[64];
+	size_t nfpga;
+	struct {
+		char dev[32], name[96], state[48];
+	} fpga[4];
+};
+
+static void host_info_read(struct host_info *h)
+{
+	glob_t g = { 0 };
+
+	memset(h, 0, sizeof(*h));
+	if (line_read("/sys/module/npukit/version", h->module_version, sizeof(h->module_version)))
+		h->module_version[0] = '\0';
+	if (glob("/sys/class/fpga_manager/*", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && h->nfpga < 4; i++) {
+			char path[512], *base = strrchr(g.gl_pathv[i], '/');
+
+			snprintf(h->fpga[h->nfpga].dev, sizeof(h->fpga[0].dev), "%s", base ? base + 1 : "");
+			snprintf(path, sizeof(path), "%s/name", g.gl_pathv[i]);
+			if (line_read(path, h->fpga[h->nfpga].name, sizeof(h->fpga[0].name)))
+				h->fpga[h->nfpga].name[0] = '\0';
+			snprintf(path, sizeof(path), "%s/state", g.gl_pathv[i]);
+			if (line_read(path, h->fpga[h->nfpga].state, sizeof(h->fpga[0].state)))
+				snprintf(h->fpga[h->nfpga].state, sizeof(h->fpga[0].state), "unknown");
+			h->nfpga++;
+		}
+	}
+	globfree(&g);
+}
+
+static void host_print_text(FILE *out, const struct host_info *h)
+{
+	fprintf(out, "npukit module %s", h->module_version[0] ? h->module_version : "(no version: not loaded as a module)");
+	for (size_t i = 0; i < h->nfpga; i++)
+		fprintf(out, "; %s %s: %s", h->fpga[i].dev, h->fpga[i].name, h->fpga[i].state);
+	fprintf(out, "\n");
+}
+
+static struct json_object *host_to_json(const struct host_info *h, struct json_object *root)
+{
+	struct json_object *list = json_object_new_array();
+	int bad = !list;
+
+	bad |= add_or_null(root, "moduleVersion", h->module_version[0],
+			   json_object_new_string(h->module_version));
+	bad |= add(root, "fpgaManagers", list);
+	for (size_t i = 0; !bad && i < h->nfpga; i++) {
+		struct json_object *f = json_object_new_object();
+
+		bad |= !f || json_object_array_add(list, f);
+		if (bad) {
+			json_object_put(f);
+			break;
+		}
+		bad |= add(f, "device", json_object_new_string(h->fpga[i].dev));
+		bad |= add(f, "name", json_object_new_string(h->fpga[i].name));
+		bad |= add(f, "state", json_object_new_string(h->fpga[i].state));
+	}
+	return bad ? NULL : root;
+}
+
 /* Sort /dev/npukit2 before /dev/npukit10. */
 static int by_number(const void *a, const void *b)
 {
@@ -204,6 +310,7 @@ int cli_info(const char *device, bool json, FILE *out, struct ttpu_error *err)
 	const char **paths = one;
 	size_t n = 1, unknown = 0;
 	struct dev_info *ds = NULL;
+	struct host_info host;
 	glob_t g = { 0 };
 	int ret = 0;
 
@@ -245,7 +352,9 @@ int cli_info(const char *device, bool json, FILE *out, struct ttpu_error *err)
 				     device ? device : "/dev/npukit*", strerror(ds[0].info_errno));
 		goto out;
 	}
+	host_info_read(&host);
 	if (!json) {
+		host_print_text(out, &host);
 		for (size_t i = 0; i < n; i++)
 			print_text(out, &ds[i]);
 		goto out;
@@ -254,6 +363,10 @@ int cli_info(const char *device, bool json, FILE *out, struct ttpu_error *err)
 	list = json_object_new_array();
 	if (!root || !list || json_object_object_add(root, "devices", list)) {
 		json_object_put(list);
+		ret = ttpu_error_sys(err, ENOMEM, "--info");
+		goto out;
+	}
+	if (!host_to_json(&host, root)) {
 		ret = ttpu_error_sys(err, ENOMEM, "--info");
 		goto out;
 	}
