@@ -28,6 +28,7 @@
 #include "program_binary.h"
 #include "rt.h"
 #include "../lib/binary_verdicts.h"
+#include "../lib/test_timeout.h"
 
 #define PROG RT_PROG(RT_BUF("A", "i8", "[4,8]", "input") ","			\
 	RT_CONST("W", "i8", "[8,4]", "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1],"	\
@@ -440,11 +441,20 @@ static int verify_program(ttpu_program *prog, size_t sample, struct verdicts *v)
 }
 
 /*
+ * The verify_* tests load thousands of files: natively a second or two,
+ * but under valgrind on a 2-core machine at a load of 15 (runtime-vg)
+ * verify_corpus took 265 s and verify_record_fields 11 s, against the
+ * harness's 30 s default (test_timeout.h).
+ */
+#define TIMEOUT_CORPUS		900
+#define TIMEOUT_MUTATIONS	300
+
+/*
  * Every program of the corpus, and matmul programs of several shapes (long
  * chains; a bias and relu on their last acc), compiled, then the first and
- * last records of each section mutated.
+ * last records of each section mutated: about 110,000 loads.
  */
-TEST(verify_corpus)
+TEST_TIMEOUT(verify_corpus, TIMEOUT_CORPUS)
 {
 	static const char *const dirs[] = {
 		"tests/runtime/data/*.json", "tests/cli/data/*.json", "examples/*.json",
@@ -484,7 +494,7 @@ TEST(verify_corpus)
 }
 
 /* Every record field of this program at the edges. */
-TEST_F(binary, verify_record_fields)
+TEST_F_TIMEOUT(binary, verify_record_fields, TIMEOUT_MUTATIONS)
 {
 	struct verdicts v = { 0 };
 
@@ -500,7 +510,7 @@ TEST_F(binary, verify_record_fields)
  * Every byte flipped, with the checksum as it was and made valid again;
  * every truncation; words swapped; foreign headers.
  */
-TEST_F(binary, verify_flips_truncations_swaps_headers)
+TEST_F_TIMEOUT(binary, verify_flips_truncations_swaps_headers, TIMEOUT_MUTATIONS)
 {
 	struct ttpb_header *h = (struct ttpb_header *)self->image;
 	struct verdicts v = { 0 };
