@@ -13,9 +13,9 @@
 #                        test binaries, boot, tests, tally
 #   make zynq510-check   the same on 5.10: mk/90-zynq510.mk
 #
-# zynq-kernel-bg starts both kernel builds, 6.1 first (zynq-check runs
-# before zynq510-check in `make check`); tests/zynq/build-kernel runs one
-# build at a time.
+# zynq-kernel-bg starts both kernel builds, 6.1 first (`make check` runs
+# zynq-check after every x86 suite, then zynq510-check: mk/99-check.mk);
+# tests/zynq/build-kernel runs one build at a time.
 #
 # tests/zynq/ holds the pieces (build-kernel, sysroot, cross-build, run,
 # init, zynq-npukit.dts, json-same); the module build and the console
