@@ -135,7 +135,9 @@ vm-run: $(UAPI_TESTS:%=$(VM_DIR)/tests/uapi/%) $(if $(VM_WITH_EXTRA),$(VM_DIR)/e
 	tests/vm/run-qemu $$vmlinuz $(VM_DIR)/$(VM_SUITE).cpio.gz $$log $(VM_TIMEOUT) || \
 		echo "vm: qemu exited with status $$? (124: timeout after $(VM_TIMEOUT) s)"; \
 	echo "vm: boot + tests $$(( $$(date +%s) - start )) s, console log $$log"; \
-	tests/vm/check-console $$log || status=1; \
+	if ! tests/vm/check-console $$log 2>$$log.cc; then status=1; \
+		echo "not ok 900 $(VM_SUITE)-host.console_clean # $$(head -n 1 $$log.cc)" >>$$log; fi; \
+	cat $$log.cc >&2; rm -f $$log.cc; \
 	scripts/tally $(VM_SUITE) $$log $(RESULTS) || status=1; \
 	exit $$status
 
