@@ -4,9 +4,10 @@
 #       builds $(BUILD)/module/npukit.ko (default KDIR: the running kernel's).
 #   make check-kernel   (part of `make check`) the static checks: the module
 #       builds with W=1 and sparse (C=1) without a single "warning:" against
-#       Debian's 6.1 and 6.12 headers and against Debian 11's 5.10 headers
-#       for amd64 and, cross-compiled, for armhf (armmp; scripts/bullseye-headers:
-#       5.10 is the oldest line supported, the PYNQ-Z2 images run 5.15), the
+#       Debian's 6.1 headers (installed), its 6.12 headers and Debian 11's
+#       5.10 headers for amd64 and, cross-compiled, for armhf (armmp; 5.10 is
+#       the oldest line supported, the PYNQ-Z2 images run 5.15; the last
+#       three unpacked by scripts/kernel-headers, not installed), the
 #       docs state that range, checkpatch --strict is clean on every file of
 #       driver/ and uapi/, and kernel-doc (with KBUILD_EXTRA_WARN=2) finds
 #       nothing wrong in their doc comments.
@@ -17,20 +18,20 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KMOD_SRCS := Kbuild $(sort $(wildcard driver/*.c driver/*.h)) uapi/npukit.h
 KMOD_CHECKPATCH_FILES := $(sort $(wildcard driver/* uapi/*))
-KMOD_HDRS := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))) \
-             $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*-amd64)))
+KMOD_HDRS := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
 # The supported kernel range: the oldest and newest lines built above; the
 # docs must state it as "Linux $(KMOD_KVER_MIN) to $(KMOD_KVER_MAX)".
 KMOD_KVER_MIN := 5.10
 KMOD_KVER_MAX := 6.12
 KMOD_RANGE_DOCS := README.md Documentation/npukit/building.rst
-# Debian 11's headers, as FLAVOUR:GOAL:MAKE_ARGS (joined with +). Their Makefile asks for
-# gcc-10: Debian 12's gcc builds 5.10 too. The armhf build stops before
-# modpost (goal npukit.o), whose host binary in linux-kbuild-5.10 knows only
-# amd64's struct layouts; the Zynq 5.10 suite (mk/50-zynq.mk) links the
-# module for ARM against its own kernel tree.
-KMOD_BULLSEYE := amd64:modules:CC=gcc \
-	armmp:npukit.o:ARCH=arm+CROSS_COMPILE=arm-linux-gnueabihf-+CC=arm-linux-gnueabihf-gcc
+# The unpacked headers (scripts/kernel-headers), as LINE:FLAVOUR:GOAL:MAKE_ARGS
+# (MAKE_ARGS joined with +). Debian 11's Makefile asks for gcc-10: Debian
+# 12's gcc builds 5.10 too. The armhf build stops before modpost (goal
+# npukit.o), whose host binary in linux-kbuild-5.10 knows only amd64's
+# struct layouts; the Zynq 5.10 suite (mk/50-zynq.mk) links the module for
+# ARM against its own kernel tree.
+KMOD_UNPACKED := 6.12:amd64:modules: 5.10:amd64:modules:CC=gcc \
+	5.10:armmp:npukit.o:ARCH=arm+CROSS_COMPILE=arm-linux-gnueabihf-+CC=arm-linux-gnueabihf-gcc
 KMOD_CHECKPATCH = $(shell scripts/kernel-source 'scripts/checkpatch.pl' \
 	'scripts/spelling.txt' 'scripts/const_structs.checkpatch')/scripts/checkpatch.pl
 KMOD_KERNELDOC = $(shell scripts/kernel-source 'scripts/kernel-doc')/scripts/kernel-doc
@@ -68,14 +69,14 @@ check-kernel:
 		n=$$((n + 1)); tag=$$(basename $$kdir); dir=$(abspath $(BUILD))/kmod/$$tag; \
 		$(call kmod-build,$$kdir,$$tag,modules); \
 	done; \
-	for v in 6.1 6.12; do \
-		ls -d /usr/src/linux-headers-$$v.*-amd64 >/dev/null 2>&1 && continue; n=$$((n + 1)); \
-		echo "ok $$n build # SKIP no /usr/src/linux-headers-$$v.*-amd64 (scripts/deps)" >>$$log; \
-	done; \
-	for spec in $(KMOD_BULLSEYE); do \
-		n=$$((n + 1)); flav=$${spec%%:*}; goal=$${spec#*:}; args=$${goal#*:}; goal=$${goal%%:*}; \
-		tag=linux-headers-5.10-$$flav; dir=$(abspath $(BUILD))/kmod/$$tag; \
-		if ! kdir=$$(scripts/bullseye-headers $$flav 2>$$dir.err); then \
+	if [ -z "$(KMOD_HDRS)" ]; then n=$$((n + 1)); \
+		echo "ok $$n build # SKIP no /usr/src/linux-headers-6.1.*-amd64 (scripts/deps)" >>$$log; \
+	fi; \
+	for spec in $(KMOD_UNPACKED); do \
+		n=$$((n + 1)); line=$${spec%%:*}; flav=$${spec#*:}; goal=$${flav#*:}; flav=$${flav%%:*}; \
+		args=$${goal#*:}; goal=$${goal%%:*}; \
+		tag=linux-headers-$$line-$$flav; dir=$(abspath $(BUILD))/kmod/$$tag; \
+		if ! kdir=$$(scripts/kernel-headers $$line $$flav 2>$$dir.err); then \
 			echo "ok $$n build against $$tag # SKIP $$(cat $$dir.err)" >>$$log; continue; \
 		fi; \
 		$(call kmod-build,$$kdir,$$tag ($$goal),$$(echo $$args | tr + ' ') $$goal); \

@@ -11,8 +11,8 @@
 #                        worst-timing passes
 #
 # Its kernel builds in the background after the 6.1 one (make zynq-kernel-bg),
-# so this file sorts after the x86 suites': `make check` runs it last but
-# for the tally, which gives that build the most time to finish.
+# so `make check` runs it last, after zynq-check (mk/99-check.mk), which
+# gives that build the most time to finish.
 # The engine suite is mk/60-engine.mk's ZYNQ_SUITES entry, repeated here
 # because a command-line variable replaces the whole list; the runtime and
 # CLI suites reach the kernel only the way the engine suite does.

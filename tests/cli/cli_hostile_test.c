@@ -23,6 +23,7 @@
 #include "kselftest_harness.h"
 
 #include "cli_check.h"
+#include "../lib/test_timeout.h"
 
 /* A new file @name in the new directory *@dir, holding @len bytes. */
 static char *put_file(struct __test_metadata *_metadata, char **dir,
@@ -442,10 +443,16 @@ TEST(output_socket_refused)
  * memory defeats both an address-space limit and an RSS bound.
  */
 /*
+ * Reading tens of MiB: a fraction of a second natively, past the harness's
+ * 30 s default on the emulated Zynq at a load of 15 (test_timeout.h).
+ */
+#define TIMEOUT_LARGE_INPUT 300
+
+/*
  * `yes` feeds an endless stream of white space: refused at the limit set
  * by the environment, and the process never held much more than it.
  */
-TEST(input_limit_holds_while_reading)
+TEST_TIMEOUT(input_limit_holds_while_reading, TIMEOUT_LARGE_INPUT)
 {
 	const char *env[] = { "TTPU_TEXT_MAX=16M", NULL };
 	const char *args[] = { "/bin/sh", "-c", "yes '' | \"$0\"", proc_ttpu_path(), NULL };
@@ -501,7 +508,7 @@ static char *padded_tiny(struct __test_metadata *_metadata, size_t pad)
  * 64 MiB of white space costs no memory, and an error after it still
  * points at its line and column.
  */
-TEST(text_is_not_held_in_memory)
+TEST_TIMEOUT(text_is_not_held_in_memory, TIMEOUT_LARGE_INPUT)
 {
 	const size_t pad = 64u << 20;
 	char *text, *req, *dir = NULL, *path, *req_path;

@@ -43,9 +43,17 @@
 #include "program_read_command_direct.h"
 #include "program_read_commands.h"
 #include "rt.h"
+#include "../lib/test_timeout.h"
 
 /* JS_CHUNK of text_json_stream.c: the fd reader's first window. */
 #define FD_WINDOW (256 * 1024)
+
+/*
+ * Every test here loads a corpus or thousands of mutated texts: natively
+ * 0.1 to 3.4 s each on a 2-core machine at a load of 15, up to 31 s under
+ * ASan and 41 s on the emulated Zynq (test_timeout.h).
+ */
+#define TIMEOUT_MUTATIONS 300
 
 /* How one load ended. */
 struct outcome {
@@ -252,7 +260,7 @@ static char *read_all(const char *path, size_t *len)
 	return t;
 }
 
-TEST(corpus)
+TEST_TIMEOUT(corpus, TIMEOUT_MUTATIONS)
 {
 	static const char *const dirs[] = {
 		"tests/runtime/data/*.json", "tests/cli/data/*.json", "examples/*.json",
@@ -482,7 +490,7 @@ static bool direct_takes(const char *text)
 	return took;
 }
 
-TEST(each_variant)
+TEST_TIMEOUT(each_variant, TIMEOUT_MUTATIONS)
 {
 	char *inputs = rt_dq(INPUTS_A), why[1024];
 	size_t i, plain = 0, loaded = 0;
@@ -510,7 +518,7 @@ TEST(each_variant)
 }
 
 /* The plain program of the variants, cut after every byte. */
-TEST(every_prefix)
+TEST_TIMEOUT(every_prefix, TIMEOUT_MUTATIONS)
 {
 	char *text = variant_program(&variants[1]), *inputs = rt_dq(INPUTS_A);
 	size_t len = strlen(text), cut;
@@ -572,7 +580,7 @@ static size_t mutate(char *m, const char *text, size_t len, size_t from,
 }
 
 /* Random bytes of the commands replaced, inserted or deleted. */
-TEST(mutations)
+TEST_TIMEOUT(mutations, TIMEOUT_MUTATIONS)
 {
 	char *text = variant_program(&variants[1]), *inputs = rt_dq(INPUTS_A), *m;
 	size_t len = strlen(text), from = strstr(text, "\"commands\"") - text, n;
@@ -618,16 +626,12 @@ static char *straddling(const struct variant *v, size_t before, size_t *len)
 	return text;
 }
 
-FIXTURE(boundary) {};
-FIXTURE_SETUP(boundary) {}
-FIXTURE_TEARDOWN(boundary) {}
-
 /*
  * A command cut by the end of the fd reader's window at each of its bytes:
  * ~100 cuts, each reading two windows both ways, take 40 s and more on the
  * emulated Zynq under load, past the harness's default 30 s.
  */
-TEST_F_TIMEOUT(boundary, window_boundary, 300)
+TEST_TIMEOUT(window_boundary, TIMEOUT_MUTATIONS)
 {
 	char *inputs = rt_dq(INPUTS_A), why[1024], path[32];
 	size_t cuts = 0;
@@ -707,7 +711,7 @@ static char *many_windows(bool broken_end, size_t *len)
 	return t;
 }
 
-TEST(across_many_windows)
+TEST_TIMEOUT(across_many_windows, TIMEOUT_MUTATIONS)
 {
 	char *inputs = rt_dq(INPUTS_A), why[1024], path[32];
 
@@ -927,7 +931,7 @@ static void try_row(struct __test_metadata *_metadata, const ttpu_program *prog,
 	free(inputs);
 }
 
-TEST(int_list_variants)
+TEST_TIMEOUT(int_list_variants, TIMEOUT_MUTATIONS)
 {
 	ttpu_program *prog = plain_program();
 	size_t i, pos, plain = 0, rows = 0;
@@ -963,7 +967,7 @@ TEST(int_list_variants)
 }
 
 /* Every prefix and random mutations of an inputs document. */
-TEST(inputs_prefixes_and_mutations)
+TEST_TIMEOUT(inputs_prefixes_and_mutations, TIMEOUT_MUTATIONS)
 {
 	ttpu_program *prog = plain_program();
 	char *text = rt_dq(INPUTS_A), *prog_text = variant_program(&variants[1]), *m;
@@ -1001,7 +1005,7 @@ TEST(inputs_prefixes_and_mutations)
  * A row of A's inputs, and one of W's data, cut by the end of the fd
  * reader's first window at each of their bytes.
  */
-TEST(int_rows_at_window_boundary)
+TEST_TIMEOUT(int_rows_at_window_boundary, TIMEOUT_MUTATIONS)
 {
 	ttpu_program *prog = plain_program();
 	char *inputs = rt_dq(INPUTS_A), *prog_text = variant_program(&variants[1]);
