@@ -28,9 +28,9 @@
  * The CPU work around it (system calls, cache lines, copies, the host's
  * own code per kick) is charged to the model's CPU share
  * (npukit_sim_cpu()), as the driver's own is. The runner holds the device
- * lock, uses the driver's DMA buffers and leaves no transfer in flight;
- * the accumulators are another batch's no longer (a sum in progress is
- * replayed, as after any other user of the array).
+ * lock, uses the driver's DMA buffers and leaves no transfer in flight.
+ * It takes the lock only between two sums of any batch (a batch holds it
+ * for a whole sum, npukit_job.c), so no sum sees its accumulators.
  *
  * Copyright (C) 2026 The npukit authors
  */
