@@ -2,6 +2,7 @@
 /*
  * program.c - a loaded program: what a caller may ask of it, and freeing it
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,4 +105,13 @@ uint32_t ttpu_program_find_buffer(const struct ttpu_program *prog,
 		return TTPU_NO_BUFFER;
 	id = ttpu_names_find(prog->names, name, strlen(name));
 	return id < prog->nbuffers ? id : TTPU_NO_BUFFER;
+}
+
+const char *ttpu_buffer_shape_str(const struct ttpu_buffer *b, char *s, size_t n)
+{
+	if (b->rank == 1)
+		snprintf(s, n, "[%u]", b->cols);
+	else
+		snprintf(s, n, "[%u, %u]", b->rows, b->cols);
+	return s;
 }

@@ -139,6 +139,9 @@ void ttpu_npukit_groups_free(struct ttpu_npukit_groups *g);
 uint32_t ttpu_program_find_buffer(const struct ttpu_program *prog,
 				  const char *name);
 
+/* program.c: @b's shape as messages show it, "[N]" or "[R, C]", in @s. */
+const char *ttpu_buffer_shape_str(const struct ttpu_buffer *b, char *s, size_t n);
+
 /*
  * program_measure.c: the MACs of pass @c whose A and B elements lie inside
  * their buffers; an estimate's derived figures (cycles, capacity,

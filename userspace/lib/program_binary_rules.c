@@ -55,15 +55,6 @@ static int broken(const struct rule_ctx *x, const char *field, const struct ttpu
 	return -TTPU_SCHEMA_ERROR;
 }
 
-static const char *shape_str(const struct ttpu_buffer *b, char *s, size_t n)
-{
-	if (b->rank == 1)
-		snprintf(s, n, "[%u]", b->cols);
-	else
-		snprintf(s, n, "[%u, %u]", b->rows, b->cols);
-	return s;
-}
-
 /* Buffer @idx of field @field, or NULL (an error set). */
 static const struct ttpu_buffer *buffer(const struct rule_ctx *x, const char *field,
 					uint32_t idx, int *ret)
@@ -106,7 +97,7 @@ static int epilogue(const struct rule_ctx *x, const struct ttpu_window *dst, uin
 	if (b->rank != 1 || b->cols < d->cols)
 		return broken(x, "bias", b,
 			      "bias \"%s\" must be rank-1 with at least %u elements (the columns of \"%s\"), it has shape %s",
-			      b->name, d->cols, d->name, shape_str(b, s, sizeof(s)));
+			      b->name, d->cols, d->name, ttpu_buffer_shape_str(b, s, sizeof(s)));
 	return 0;
 }
 
@@ -134,11 +125,11 @@ static int host_add(const struct rule_ctx *x)
 	else
 		return broken(x, "b", b,
 			      "shapes %s (\"%s\") and %s (\"%s\") do not match: they must be equal, or one rank-1 of the other's column count",
-			      shape_str(a, sa, sizeof(sa)), a->name,
-			      shape_str(b, sb, sizeof(sb)), b->name);
+			      ttpu_buffer_shape_str(a, sa, sizeof(sa)), a->name,
+			      ttpu_buffer_shape_str(b, sb, sizeof(sb)), b->name);
 	if (!same_shape(d, res))
 		return broken(x, "dst", d, "dst \"%s\" has shape %s, the sum has shape %s",
-			      d->name, shape_str(d, sd, sizeof(sd)), shape_str(res, sa, sizeof(sa)));
+			      d->name, ttpu_buffer_shape_str(d, sd, sizeof(sd)), ttpu_buffer_shape_str(res, sa, sizeof(sa)));
 	return 0;
 }
 
@@ -154,7 +145,7 @@ static int host_relu(const struct rule_ctx *x)
 	if (!same_shape(d, s))
 		return broken(x, "dst", d,
 			      "dst \"%s\" has shape %s, src \"%s\" has shape %s: they must be equal",
-			      d->name, shape_str(d, sd, sizeof(sd)), s->name, shape_str(s, ss, sizeof(ss)));
+			      d->name, ttpu_buffer_shape_str(d, sd, sizeof(sd)), s->name, ttpu_buffer_shape_str(s, ss, sizeof(ss)));
 	return 0;
 }
 

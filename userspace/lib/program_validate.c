@@ -19,15 +19,6 @@
 
 #define NONE UINT32_MAX
 
-static const char *shape_str(const struct ttpu_buffer *b, char *s, size_t n)
-{
-	if (b->rank == 1)
-		snprintf(s, n, "[%u]", b->cols);
-	else
-		snprintf(s, n, "[%u, %u]", b->rows, b->cols);
-	return s;
-}
-
 static int cmd_error(struct ttpu_loader *L, size_t i, const char *field,
 		     const char *buffer, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -101,7 +92,7 @@ static int check_epilogue(struct ttpu_loader *L, size_t i,
 	if (b->rank != 1 || b->cols < d->cols)
 		return cmd_error(L, i, "bias", b->name,
 				 "bias \"%s\" must be rank-1 with at least %u elements (the columns of \"%s\"), it has shape %s",
-				 b->name, d->cols, d->name, shape_str(b, s, sizeof(s)));
+				 b->name, d->cols, d->name, ttpu_buffer_shape_str(b, s, sizeof(s)));
 	return 0;
 }
 
@@ -137,13 +128,13 @@ static int check_host_add(struct ttpu_loader *L, size_t i,
 	else
 		return cmd_error(L, i, "b", b->name,
 				 "shapes %s (\"%s\") and %s (\"%s\") do not match: they must be equal, or one rank-1 of the other's column count",
-				 shape_str(a, sa, sizeof(sa)), a->name,
-				 shape_str(b, sb, sizeof(sb)), b->name);
+				 ttpu_buffer_shape_str(a, sa, sizeof(sa)), a->name,
+				 ttpu_buffer_shape_str(b, sb, sizeof(sb)), b->name);
 	if (!same_shape(d, res))
 		return cmd_error(L, i, "dst", d->name,
 				 "dst \"%s\" has shape %s, the sum has shape %s",
-				 d->name, shape_str(d, sd, sizeof(sd)),
-				 shape_str(res, sa, sizeof(sa)));
+				 d->name, ttpu_buffer_shape_str(d, sd, sizeof(sd)),
+				 ttpu_buffer_shape_str(res, sa, sizeof(sa)));
 	return 0;
 }
 
@@ -177,8 +168,8 @@ static int check_command(struct ttpu_loader *L, size_t i)
 		if (!same_shape(d, s))
 			return cmd_error(L, i, "dst", d->name,
 					 "dst \"%s\" has shape %s, src \"%s\" has shape %s: they must be equal",
-					 d->name, shape_str(d, sd, sizeof(sd)), s->name,
-					 shape_str(s, ss, sizeof(ss)));
+					 d->name, ttpu_buffer_shape_str(d, sd, sizeof(sd)), s->name,
+					 ttpu_buffer_shape_str(s, ss, sizeof(ss)));
 		return 0;
 	}
 	return cmd_error(L, i, "op", NULL, "unknown op");
