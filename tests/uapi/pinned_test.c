@@ -3,9 +3,9 @@
  * What pinning a batch's memory promises (issue 18, design.rst "Pinned
  * batches"), tried the way that broke the driver before it pinned:
  *
- *  - two processes run long sums (K-runs of 50 to 100, 320 kicks a batch)
- *    on one device while a thread of each evicts their kick and result
- *    pages the whole time (memfd, MADV_PAGEOUT and MADV_DONTNEED):
+ *  - three processes run long sums (K-runs of 50 to 300, 640 kicks a
+ *    batch) on one device while a thread of each evicts their kick and
+ *    result pages the whole time (memfd, MADV_PAGEOUT and MADV_DONTNEED):
  *    every read-back must equal the C matmul, every batch must finish
  *    well inside its deadline;
  *  - a process waiting for the device while another holds it with a long
@@ -25,9 +25,9 @@
 #define MADV_PAGEOUT	21
 #endif
 
-#define EVICT_KICKS	320
-#define EVICT_BATCHES	6
-#define EVICT_PROCS	2
+#define EVICT_KICKS	640
+#define EVICT_BATCHES	8
+#define EVICT_PROCS	3
 /* A batch under eviction must finish within this, on the emulated Zynq too */
 #define EVICT_DEADLINE_NS	(30LL * 1000 * 1000 * 1000)
 
@@ -101,7 +101,7 @@ static int evict_child(const char *path, uint64_t seed)
 
 		memset(k, 0, klen);
 		while (i < EVICT_KICKS) {
-			uint32_t krun = 50 + npu_rand(&seed) % 51;
+			uint32_t krun = 50 + npu_rand(&seed) % 251;
 
 			for (uint32_t j = 0; j < krun && i < EVICT_KICKS; j++, i++) {
 				npu_fill_random(&k[i], &seed);
@@ -139,7 +139,7 @@ static int evict_child(const char *path, uint64_t seed)
 	return ret;
 }
 
-NPU_TEST_TIMEOUT(long_sums_two_processes_pages_evicted, 300)
+NPU_TEST_TIMEOUT(long_sums_three_processes_pages_evicted, 300)
 {
 	pid_t pid[EVICT_PROCS];
 	int status;
