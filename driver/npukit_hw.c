@@ -384,9 +384,14 @@ static inline int npukit_wait_status(struct npukit_device *nd,
 {
 	u32 st;
 
-	/* ordering read: it may overtake write @seq, so its value is moot */
+	/*
+	 * Ordering read: it may sample before write @seq takes effect, so
+	 * its value is moot; the CPU waits for it to complete, so the read
+	 * after it samples after the write took effect, however late the
+	 * write landed (hardware.rst 8.1, 8.9).
+	 */
 	if (nd->io.last_issue < seq)
-		npukit_npu_read(nd, NPUKIT_STATUS);
+		npukit_npu_read_wait(nd, NPUKIT_STATUS);
 	npukit_settle(nd, t0, est);
 	st = npukit_npu_read(nd, NPUKIT_STATUS);
 	if (npukit_io_landed(nd, seq) && (st & want) == want) {
