@@ -34,8 +34,9 @@ ZYNQ_SUITES  ?= uapi:uapi-tests:ZYNQ_UAPI_BINS runtime:runtime-tests:RT_BINS \
 	cli:cli-tests:CLI_TEST_BINS
 # Binaries that need the host's tools and stay out of the VM (SUITE/NAME):
 # test_gen runs tests/gen/ttpu_gen.py with python3, cli_valgrind_test runs
-# valgrind: the initramfs has neither (as VM_SKIP in mk/30-vm.mk).
-ZYNQ_HOST_ONLY ?= runtime/test_gen cli/cli_valgrind_test
+# valgrind: the initramfs has neither; test_binary_mutate plans mutated
+# programs bigger than the guest (as VM_SKIP in mk/30-vm.mk).
+ZYNQ_HOST_ONLY ?= runtime/test_gen cli/cli_valgrind_test runtime/test_binary_mutate
 # The simulated NpuKit, two instances like the x86 VM (driver/npukit_drv.c's
 # sim_devices), and the line its probe logs when the ID register is not the
 # NpuKit's (driver/npukit_hw.c): here the DT node at 0x43c00000 reads 0.
