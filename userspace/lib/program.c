@@ -115,3 +115,20 @@ const char *ttpu_buffer_shape_str(const struct ttpu_buffer *b, char *s, size_t n
 		snprintf(s, n, "[%u, %u]", b->rows, b->cols);
 	return s;
 }
+
+bool ttpu_buffer_same_shape(const struct ttpu_buffer *a, const struct ttpu_buffer *b)
+{
+	return a->rank == b->rank && a->rows == b->rows && a->cols == b->cols;
+}
+
+const struct ttpu_buffer *ttpu_add_result_shape(const struct ttpu_buffer *a,
+						const struct ttpu_buffer *b)
+{
+	if (ttpu_buffer_same_shape(a, b))
+		return a;
+	if (a->rank == 1 && b->rank == 2 && a->cols == b->cols)
+		return b;
+	if (b->rank == 1 && a->rank == 2 && b->cols == a->cols)
+		return a;
+	return NULL;
+}

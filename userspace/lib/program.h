@@ -142,6 +142,17 @@ uint32_t ttpu_program_find_buffer(const struct ttpu_program *prog,
 /* program.c: @b's shape as messages show it, "[N]" or "[R, C]", in @s. */
 const char *ttpu_buffer_shape_str(const struct ttpu_buffer *b, char *s, size_t n);
 
+/* program.c: @a and @b have the same rank, rows and columns. */
+bool ttpu_buffer_same_shape(const struct ttpu_buffer *a, const struct ttpu_buffer *b);
+
+/*
+ * program.c: the shape HOST add of @a and @b gives (@a or @b), or NULL when
+ * they do not match. Only a rank-1 operand broadcasts: [1, n] against
+ * [m, n] does not. Both loaders judge a .add by it.
+ */
+const struct ttpu_buffer *ttpu_add_result_shape(const struct ttpu_buffer *a,
+						const struct ttpu_buffer *b);
+
 /*
  * program_measure.c: the MACs of pass @c whose A and B elements lie inside
  * their buffers; an estimate's derived figures (cycles, capacity,

@@ -101,11 +101,6 @@ static int epilogue(const struct rule_ctx *x, const struct ttpu_window *dst, uin
 	return 0;
 }
 
-static bool same_shape(const struct ttpu_buffer *a, const struct ttpu_buffer *b)
-{
-	return a->rank == b->rank && a->rows == b->rows && a->cols == b->cols;
-}
-
 static int host_add(const struct rule_ctx *x)
 {
 	const struct ttpu_buffer *d, *a, *b, *res;
@@ -116,18 +111,13 @@ static int host_add(const struct rule_ctx *x)
 	    !(a = buffer(x, "a", x->c->u.add.a, &ret)) ||
 	    !(b = buffer(x, "b", x->c->u.add.b, &ret)))
 		return ret;
-	if (same_shape(a, b))
-		res = a;
-	else if (a->rank == 1 && b->rank == 2 && a->cols == b->cols)
-		res = b;
-	else if (b->rank == 1 && a->rank == 2 && b->cols == a->cols)
-		res = a;
-	else
+	res = ttpu_add_result_shape(a, b);
+	if (!res)
 		return broken(x, "b", b,
 			      "shapes %s (\"%s\") and %s (\"%s\") do not match: they must be equal, or one rank-1 of the other's column count",
 			      ttpu_buffer_shape_str(a, sa, sizeof(sa)), a->name,
 			      ttpu_buffer_shape_str(b, sb, sizeof(sb)), b->name);
-	if (!same_shape(d, res))
+	if (!ttpu_buffer_same_shape(d, res))
 		return broken(x, "dst", d, "dst \"%s\" has shape %s, the sum has shape %s",
 			      d->name, ttpu_buffer_shape_str(d, sd, sizeof(sd)), ttpu_buffer_shape_str(res, sa, sizeof(sa)));
 	return 0;
@@ -142,7 +132,7 @@ static int host_relu(const struct rule_ctx *x)
 	if (!(d = buffer(x, "dst", x->c->u.relu.dst, &ret)) ||
 	    !(s = buffer(x, "src", x->c->u.relu.src, &ret)))
 		return ret;
-	if (!same_shape(d, s))
+	if (!ttpu_buffer_same_shape(d, s))
 		return broken(x, "dst", d,
 			      "dst \"%s\" has shape %s, src \"%s\" has shape %s: they must be equal",
 			      d->name, ttpu_buffer_shape_str(d, sd, sizeof(sd)), s->name, ttpu_buffer_shape_str(s, ss, sizeof(ss)));

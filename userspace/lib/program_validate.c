@@ -96,11 +96,6 @@ static int check_epilogue(struct ttpu_loader *L, size_t i,
 	return 0;
 }
 
-static bool same_shape(const struct ttpu_buffer *a, const struct ttpu_buffer *b)
-{
-	return a->rank == b->rank && a->rows == b->rows && a->cols == b->cols;
-}
-
 static int check_host_add(struct ttpu_loader *L, size_t i,
 			  struct ttpu_command *c)
 {
@@ -118,19 +113,13 @@ static int check_host_add(struct ttpu_loader *L, size_t i,
 	d = &L->prog->buffers[c->u.add.dst];
 	a = &L->prog->buffers[c->u.add.a];
 	b = &L->prog->buffers[c->u.add.b];
-	/* Only a rank-1 operand broadcasts: [1, n] against [m, n] does not. */
-	if (same_shape(a, b))
-		res = a;
-	else if (a->rank == 1 && b->rank == 2 && a->cols == b->cols)
-		res = b;
-	else if (b->rank == 1 && a->rank == 2 && b->cols == a->cols)
-		res = a;
-	else
+	res = ttpu_add_result_shape(a, b);
+	if (!res)
 		return cmd_error(L, i, "b", b->name,
 				 "shapes %s (\"%s\") and %s (\"%s\") do not match: they must be equal, or one rank-1 of the other's column count",
 				 ttpu_buffer_shape_str(a, sa, sizeof(sa)), a->name,
 				 ttpu_buffer_shape_str(b, sb, sizeof(sb)), b->name);
-	if (!same_shape(d, res))
+	if (!ttpu_buffer_same_shape(d, res))
 		return cmd_error(L, i, "dst", d->name,
 				 "dst \"%s\" has shape %s, the sum has shape %s",
 				 d->name, ttpu_buffer_shape_str(d, sd, sizeof(sd)),
@@ -165,7 +154,7 @@ static int check_command(struct ttpu_loader *L, size_t i)
 			return ret;
 		d = &L->prog->buffers[c->u.relu.dst];
 		s = &L->prog->buffers[c->u.relu.src];
-		if (!same_shape(d, s))
+		if (!ttpu_buffer_same_shape(d, s))
 			return cmd_error(L, i, "dst", d->name,
 					 "dst \"%s\" has shape %s, src \"%s\" has shape %s: they must be equal",
 					 d->name, ttpu_buffer_shape_str(d, sd, sizeof(sd)), s->name,
