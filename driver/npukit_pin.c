@@ -41,7 +41,8 @@
  *	copy-on-write mapping is resolved, or refused, here and not later)
  *
  * Return: 0, -EFAULT when a page is not mapped (with @write, not writable),
- * -ENOMEM. Nothing stays pinned on failure.
+ * -ENOMEM, or -EINTR when a fatal signal stopped a fault. Nothing stays
+ * pinned on failure.
  */
 int npukit_pin(struct npukit_pinned *pin, u64 uaddr, size_t size, bool write)
 {
@@ -71,7 +72,8 @@ int npukit_pin(struct npukit_pinned *pin, u64 uaddr, size_t size, bool write)
 			kvfree(pin->pages);
 			pin->pages = NULL;
 			pin->npages = 0;
-			return ret ? ret : -EFAULT;
+			/* the UAPI's one errno for memory that is not there */
+			return ret == -ENOMEM || ret == -EINTR ? ret : -EFAULT;
 		}
 		done += ret;
 		cond_resched();
