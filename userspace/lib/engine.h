@@ -41,13 +41,18 @@ struct ttpu_engine_ops {
 			 struct ttpu_error *err);
 	/*
 	 * sums[j - stage->first_job][0..15] = sum over the links of job j of
-	 * the 4x4x4 product, row-major, for every job of @stage. Operands are
-	 * read from ctx->data with zero padding outside each buffer. Returns 0
-	 * or a negative ttpu_error_kind with @err filled.
+	 * the 4x4x4 product, row-major, for every job of @stage but those
+	 * the runner computes itself: with @host_job non-NULL, a job with
+	 * host_job[j - stage->first_job] set (ttpu_stage_host_jobs(),
+	 * run_split.h: it depends on the program alone) is left alone, its
+	 * sums[] untouched. Operands are read from ctx->data with zero padding
+	 * outside each buffer; the runner may read them (never write them)
+	 * from another thread meanwhile. Returns 0 or a negative
+	 * ttpu_error_kind with @err filled.
 	 */
 	int (*compute_stage)(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
-			     const struct ttpu_stage *stage, int32_t (*sums)[16],
-			     struct ttpu_error *err);
+			     const struct ttpu_stage *stage, const uint8_t *host_job,
+			     int32_t (*sums)[16], struct ttpu_error *err);
 	/* Optional: free ctx->engine_scratch. Called after every run_begin. */
 	void (*run_end)(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx);
 	void (*close)(struct ttpu_engine *eng);

@@ -245,8 +245,8 @@ static void collect(const struct npk_run *r, const struct npk_group *groups,
 }
 
 static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
-				const struct ttpu_stage *st, int32_t (*sums)[16],
-				struct ttpu_error *err)
+				const struct ttpu_stage *st, const uint8_t *host_job,
+				int32_t (*sums)[16], struct ttpu_error *err)
 {
 	struct ttpu_npukit_engine *ne = eng->priv;
 	struct npk_run *r = ctx->engine_scratch;

@@ -150,8 +150,8 @@ static uint32_t walk_length(const struct ttpu_program *prog, const struct ttpu_l
 }
 
 static int sw_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
-			    const struct ttpu_stage *stage, int32_t (*sums)[16],
-			    struct ttpu_error *err)
+			    const struct ttpu_stage *stage, const uint8_t *host_job,
+			    int32_t (*sums)[16], struct ttpu_error *err)
 {
 	const struct ttpu_program *prog = ctx->prog;
 	const struct ttpu_plan *plan = prog->plan;
@@ -162,6 +162,8 @@ static int sw_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
 		const struct ttpu_link *links = &plan->links[job->first_link];
 		uint32_t i = 0;
 
+		if (host_job && host_job[j])
+			continue;	/* the runner's, fused with its range check */
 		memset(sums[j], 0, sizeof(sums[j]));
 		while (i < job->nlinks) {
 			const struct ttpu_link *l = &links[i];

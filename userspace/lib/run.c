@@ -222,7 +222,7 @@ static int run_matmul(struct runner *rn, const struct ttpu_stage *st,
 	int ret, bad = 0;
 
 	if (st->njobs) {
-		ret = rn->eng->ops->compute_stage(rn->eng, &rn->ctx, st, rn->sums, err);
+		ret = rn->eng->ops->compute_stage(rn->eng, &rn->ctx, st, NULL, rn->sums, err);
 		if (ret)
 			return ret;
 	}
