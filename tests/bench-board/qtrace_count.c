@@ -14,7 +14,10 @@
  * qemu logs each translated block once ("IN:" and one line per guest
  * instruction) and, with chaining off, every execution of a block
  * ("Trace N: HOST [.../PC/...]"): a block's instructions count once per
- * execution. Prints "SEGMENT PHASE INSTRUCTIONS" for every non-zero count.
+ * execution. "Trace N" names the guest CPU, which in qemu-arm's user mode
+ * is a thread: the first one seen is the main thread (0), every other one
+ * a worker (1). C library code inherits the phase of its own thread's last
+ * block. Prints "SEGMENT THREAD PHASE INSTRUCTIONS" for every non-zero count.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,6 +27,7 @@
 #define PHASES		16
 #define SEGMENTS	64
 #define HASH_BITS	20
+#define CPUS		64	/* guest CPU indexes followed for their phase */
 
 struct fn {
 	uint32_t start, end;
@@ -38,7 +42,7 @@ struct tb {
 static struct fn *fns;
 static size_t nfns;
 static struct tb tbs[1u << HASH_BITS];
-static uint64_t count[SEGMENTS][PHASES];
+static uint64_t count[SEGMENTS][2][PHASES];
 
 static struct tb *tb_slot(uint32_t pc)
 {
@@ -108,7 +112,7 @@ int main(int argc, char **argv)
 	static char line[4096];
 	uint32_t boundary, in_block = 0;
 	struct tb *cur = NULL;
-	int seg = 0, phase = 0;
+	int seg = 0, phase[CPUS] = { 0 }, main_cpu = -1;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: qtrace_count TABLE BOUNDARY < LOG\n");
@@ -136,14 +140,22 @@ int main(int argc, char **argv)
 		in_block = 0;
 		if (!strncmp(line, "Trace ", 6)) {
 			char *p = strchr(line, '[');
+			int ph, cpu = atoi(line + 6), th;
 			uint32_t pc;
 			struct tb *t;
-			int ph;
 
 			if (!p || !(p = strchr(p, '/')))
 				continue;
+			if (cpu < 0 || cpu >= CPUS) {
+				fprintf(stderr, "qtrace_count: guest CPU %d: more threads than %d\n",
+					cpu, CPUS);
+				return 1;
+			}
+			if (main_cpu < 0)
+				main_cpu = cpu;
+			th = cpu != main_cpu;
 			pc = (uint32_t)strtoul(p + 1, NULL, 16);
-			if (pc == boundary && seg < SEGMENTS - 1)
+			if (pc == boundary && !th && seg < SEGMENTS - 1)
 				seg++;
 			t = tb_slot(pc);
 			if (!t->n) {
@@ -152,13 +164,14 @@ int main(int argc, char **argv)
 			}
 			ph = phase_of(pc);
 			if (ph)
-				phase = ph;
-			count[seg][phase] += t->n;
+				phase[cpu] = ph;
+			count[seg][th][phase[cpu]] += t->n;
 		}
 	}
 	for (int s = 0; s <= seg; s++)
-		for (int p = 0; p < PHASES; p++)
-			if (count[s][p])
-				printf("%d %d %" PRIu64 "\n", s, p, count[s][p]);
+		for (int th = 0; th < 2; th++)
+			for (int p = 0; p < PHASES; p++)
+				if (count[s][th][p])
+					printf("%d %d %d %" PRIu64 "\n", s, th, p, count[s][th][p]);
 	return 0;
 }
