@@ -16,6 +16,7 @@
 
 BOARD_DIR      = $(BUILD)/bench-board
 BOARD_SEEDS   ?= 1 2 3
+BOARD_CHAIN   ?= direct
 REQUEST       ?=
 # armhf: ttpu-run's objects and library (cross-build) with the stand-in
 BOARD_ARM_DIR  = $(ZYNQ_XBUILD)/bench-board
@@ -55,5 +56,5 @@ board-armhf:
 		$$(tests/zynq/sysroot)/usr/lib/arm-linux-gnueabihf/libjson-c.a -pthread -lm
 
 bench-board: $(TTPU_RUN) $(BOARD_DRV_RUN) $(BOARD_QTRACE) board-armhf
-	tests/bench-board/run-bench-board $(BUILD) $(TTPU_RUN) $(BOARD_DRV_RUN) \
+	BOARD_CHAIN=$(BOARD_CHAIN) tests/bench-board/run-bench-board $(BUILD) $(TTPU_RUN) $(BOARD_DRV_RUN) \
 		$(BOARD_ARM_RUN) $(BOARD_QTRACE) "$(REQUEST)" $(BOARD_SEEDS)

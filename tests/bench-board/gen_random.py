@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED: bench-board's data.
+"""gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED [CHAIN]: bench-board's data.
 
 The MLP of tests/gen's bench (784 -> 128 -> 10, batch 64, bias and relu,
 the hidden layer accumulated straight into i8: --chain direct), with
@@ -20,6 +20,11 @@ i8 range). Large inputs leave room for few non-zero hidden weights (64 rows
 must all stay in i8 at every step), so the hidden layer comes out sparse;
 small inputs let it be dense, with most partial sums of every element
 live: the range checks' hard case.
+
+CHAIN is tests/gen's --chain, "direct" by default; "input" makes every
+layer accumulate into i32 (the second layer reads the caller's "x2"), so
+no chain needs the host's step-by-step check and the NpuKit engine does
+every product: the case for its per-kick host cost.
 
 Writes the program, the request line --serve reads ({"x": ...} on one
 line) and the expected response (tests/gen's check_gen compares).
@@ -68,9 +73,12 @@ def dense_direct_weights(rng, x, k, n):
 
 
 def main():
-    if len(sys.argv) != 6:
-        sys.exit('usage: gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED')
-    seed, amp, prog_path, req_path, exp_path = sys.argv[1:]
+    if len(sys.argv) not in (6, 7):
+        sys.exit('usage: gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED [CHAIN]')
+    seed, amp, prog_path, req_path, exp_path = sys.argv[1:6]
+    chain = sys.argv[6] if len(sys.argv) == 7 else 'direct'
+    if chain not in ('direct', 'input'):
+        sys.exit('gen_random.py: CHAIN is direct or input')
     amp = int(amp)
     if not 1 <= amp <= 127:
         sys.exit('gen_random.py: AMPLITUDE is 1 to 127')
@@ -85,7 +93,7 @@ def main():
 
     ttpu_gen.rand_matrix = inputs_of_amplitude
     inputs = prog_path + '.inputs.json'
-    sys.argv = ['ttpu_gen.py', 'bench', '--chain', 'direct', '--name', 'mlp784',
+    sys.argv = ['ttpu_gen.py', 'bench', '--chain', chain, '--name', 'mlp784',
                 '--seed', str(int(seed) + 1000), '--program', prog_path,
                 '--inputs', inputs, '--expected', exp_path]
     ttpu_gen.main()
