@@ -34,6 +34,18 @@ $(RT_OUT)/%: $(BUILD)/obj/$(RT_DIR)/%.o $(RT_HELPERS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(RT_HELPERS) $(LIB_A) $(LDLIBS)
 
+# test_npukit_pack runs the NpuKit engine on the device in the process
+# (tests/bench-host/standin_device.c defines ioctl()).
+RT_STANDIN := $(BUILD)/obj/tests/bench-host/standin_device.o
+$(RT_STANDIN): tests/bench-host/standin_device.c uapi/npukit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(RT_OUT)/test_npukit_pack: $(BUILD)/obj/$(RT_DIR)/test_npukit_pack.o $(RT_HELPERS) \
+		$(RT_STANDIN) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(RT_HELPERS) $(RT_STANDIN) $(LIB_A) $(LDLIBS)
+
 .PHONY: runtime-tests check-runtime-vg rt-run
 runtime-tests: $(RT_BINS)
 

@@ -43,6 +43,7 @@
 
 #include "engine.h"
 #include "engine_npukit_groups.h"
+#include "engine_npukit_pack.h"
 #include "error.h"
 #include "util.h"
 
@@ -75,93 +76,6 @@ struct npk_run {
 	struct npk_segment *segs;
 	size_t segs_cap;
 };
-
-/* Copy the 4x4 window @w (zero outside its buffer) into an 8x8 tile block. */
-static void gather_block(const struct ttpu_program *prog, void *const *data,
-			 const struct ttpu_window *w, int8_t *tile, int br, int bc)
-{
-	const struct ttpu_buffer *buf = &prog->buffers[w->buf];
-	const int8_t *src = data[w->buf];
-	uint64_t r0 = w->r, c0 = w->c;
-
-	for (int i = 0; i < 4; i++) {
-		int8_t *dst = tile + (br * 4 + i) * NPUKIT_TILE_N + bc * 4;
-		uint64_t r = r0 + i;
-
-		if (r >= buf->rows) {
-			memset(dst, 0, 4);
-			continue;
-		}
-		if (c0 + 4 <= buf->cols) {
-			memcpy(dst, src + r * buf->cols + c0, 4);
-			continue;
-		}
-		for (int k = 0; k < 4; k++)
-			dst[k] = c0 + k < buf->cols ? src[r * buf->cols + c0 + k] : 0;
-	}
-}
-
-static void zero_block(int8_t *tile, int br, int bc)
-{
-	for (int i = 0; i < 4; i++)
-		memset(tile + (br * 4 + i) * NPUKIT_TILE_N + bc * 4, 0, 4);
-}
-
-/* Link @step of stage-relative job @j, or NULL past its end / no job. */
-static const struct ttpu_link *job_link(const struct ttpu_plan *plan,
-					const struct ttpu_stage *st, uint32_t j,
-					uint32_t step)
-{
-	const struct ttpu_job *job;
-
-	if (j == NO_JOB)
-		return NULL;
-	job = &plan->jobs[st->first_job + j];
-	return step < job->nlinks ? &plan->links[job->first_link + step] : NULL;
-}
-
-static void fill_kick(const struct ttpu_program *prog, void *const *data,
-		      const struct ttpu_stage *st, const struct npk_group *g,
-		      uint32_t step, struct npukit_kick *k)
-{
-	const struct ttpu_plan *plan = prog->plan;
-
-	for (int h = 0; h < 2; h++) {		/* the kick's two K-steps */
-		for (int p = 0; p < 2; p++) {
-			const struct ttpu_link *l = job_link(plan, st, g->row[p], step + h);
-
-			if (l)
-				gather_block(prog, data, &l->a, k->a, p, h);
-			else
-				zero_block(k->a, p, h);
-		}
-		for (int q = 0; q < 2; q++) {
-			const struct ttpu_link *l = job_link(plan, st, g->col[q], step + h);
-
-			if (l)
-				gather_block(prog, data, &l->b, k->b, h, q);
-			else
-				zero_block(k->b, h, q);
-		}
-	}
-}
-
-/* fill_kick() for a group whose kicks are rows (engine_npukit_groups.c). */
-static void fill_kick_rows(const struct ttpu_program *prog, void *const *data,
-			   const struct ttpu_stage *st, const struct npk_group *g,
-			   uint32_t step, struct npukit_kick *k)
-{
-	const struct ttpu_window *a = &job_link(prog->plan, st, g->row[0], step)->a;
-	const struct ttpu_window *b = &job_link(prog->plan, st, g->col[0], step)->b;
-	size_t as = prog->buffers[a->buf].cols, bs = prog->buffers[b->buf].cols;
-	const int8_t *ad = (const int8_t *)data[a->buf] + (size_t)a->r * as + a->c;
-	const int8_t *bd = (const int8_t *)data[b->buf] + (size_t)b->r * bs + b->c;
-
-	for (int i = 0; i < NPUKIT_TILE_N; i++) {
-		memcpy(k->a + i * NPUKIT_TILE_N, ad + i * as, NPUKIT_TILE_N);
-		memcpy(k->b + i * NPUKIT_TILE_N, bd + i * bs, NPUKIT_TILE_N);
-	}
-}
 
 static const char *status_name(uint32_t status)
 {
@@ -224,24 +138,35 @@ static int submit(struct ttpu_npukit_engine *ne, struct ttpu_run_ctx *ctx,
 
 /* Add the read-back blocks of every segment of this batch into the job sums. */
 static void collect(const struct npk_run *r, const struct npk_group *groups,
-		    const struct npk_segment *segs, size_t nsegs, int32_t (*sums)[16])
+		    size_t nsegs, int32_t (*sums)[16], bool neon)
 {
-	for (size_t s = 0; s < nsegs; s++) {
-		const struct npk_group *g = &groups[segs[s].group];
-		const int32_t *c = r->results[segs[s].slot];
+	for (size_t s = 0; s < nsegs; s++)
+		ttpu_npukit_collect(&groups[r->segs[s].group], r->results[r->segs[s].slot], sums,
+				    neon);
+}
 
-		for (int p = 0; p < 2; p++)
-			for (int q = 0; q < 2; q++) {
-				uint32_t j = g->out[p][q];
+/*
+ * The groups of @st for @host_job: the program's cached set, or, for a mask
+ * that is not the program's own (run_split.h), groups made for it in @own.
+ */
+static const struct npk_stage_groups *stage_groups(const struct ttpu_program *prog,
+						   const struct ttpu_stage *st,
+						   const uint8_t *host_job,
+						   struct npk_stage_groups *own)
+{
+	const struct npk_stage_groups *sg = ttpu_npukit_stage_groups(prog, st, host_job != NULL);
+	bool same = true;
 
-				if (j == NO_JOB)
-					continue;
-				for (int i = 0; i < 4; i++)
-					for (int k = 0; k < 4; k++)
-						sums[j][i * 4 + k] +=
-							c[(p * 4 + i) * NPUKIT_TILE_N + q * 4 + k];
-			}
-	}
+	if (!sg || !host_job)
+		return sg;
+	if (sg->host_job)
+		same = !memcmp(sg->host_job, host_job, st->njobs);
+	else
+		for (uint32_t j = 0; j < st->njobs; j++)
+			same &= !host_job[j];
+	if (same)
+		return sg;
+	return ttpu_npukit_stage_groups_make(prog, st, host_job, own) ? NULL : own;
 }
 
 static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
@@ -251,14 +176,22 @@ static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ct
 	struct ttpu_npukit_engine *ne = eng->priv;
 	struct npk_run *r = ctx->engine_scratch;
 	const struct ttpu_program *prog = ctx->prog;
+	struct npk_stage_groups own = { .groups = NULL };
 	const struct npk_stage_groups *sg;
+	bool neon = ttpu_npukit_pack_neon_on();
 	size_t nkicks = 0, nsegs = 0;
-	int ret;
+	int ret = 0;
 
-	memset(sums, 0, st->njobs * sizeof(*sums));
 	if (!st->njobs)
 		return 0;
-	sg = ttpu_npukit_stage_groups(prog, st);
+	/* The runner's jobs' sums are its own: untouched. */
+	if (!host_job)
+		memset(sums, 0, st->njobs * sizeof(*sums));
+	else
+		for (uint32_t j = 0; j < st->njobs; j++)
+			if (!host_job[j])
+				memset(sums[j], 0, sizeof(*sums));
+	sg = stage_groups(prog, st, host_job, &own);
 	if (!sg)
 		goto nomem;
 	if (ttpu_grow(&r->kicks, &r->kicks_cap, ne->max_kicks, sizeof(*r->kicks)) ||
@@ -274,13 +207,14 @@ static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ct
 			uint32_t room = ne->max_kicks - nkicks;
 			uint32_t left = (g->nsteps - step + 1) / 2;
 			uint32_t take = left < room ? left : room;
+			struct npukit_kick *k = &r->kicks[nkicks];
 			struct npk_segment *seg;
 
 			if (!take || nsegs == ne->max_results) {
 				ret = submit(ne, ctx, st, nkicks, nsegs, r, err);
 				if (ret)
-					return ret;
-				collect(r, sg->groups, r->segs, nsegs, sums);
+					goto out;
+				collect(r, sg->groups, nsegs, sums, neon);
 				nkicks = nsegs = 0;
 				continue;
 			}
@@ -288,30 +222,26 @@ static int ttpu_npukit_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ct
 			seg->group = gi;
 			seg->first_step = step;
 			seg->slot = nsegs++;
-			for (uint32_t t = 0; t < take; t++, step += 2) {
-				struct npukit_kick *k = &r->kicks[nkicks++];
-
-				if (g->rows)
-					fill_kick_rows(prog, ctx->data, st, g, step, k);
-				else
-					fill_kick(prog, ctx->data, st, g, step, k);
-				k->flags = t == 0 ? NPUKIT_KICK_CLEAR : 0;
-				k->c_slot = 0;
-			}
-			r->kicks[nkicks - 1].flags |= NPUKIT_KICK_READ_C;
-			r->kicks[nkicks - 1].c_slot = seg->slot;
 			seg->nsteps = take * 2;
+			ttpu_npukit_pack(prog, ctx->data, st, sg, g, step / 2, take, k, neon);
+			k[0].flags = NPUKIT_KICK_CLEAR;
+			k[take - 1].flags |= NPUKIT_KICK_READ_C;
+			k[take - 1].c_slot = seg->slot;
+			nkicks += take;
+			step += take * 2;
 		} while (step < g->nsteps);
 	}
 	if (nkicks) {
 		ret = submit(ne, ctx, st, nkicks, nsegs, r, err);
-		if (ret)
-			return ret;
-		collect(r, sg->groups, r->segs, nsegs, sums);
+		if (!ret)
+			collect(r, sg->groups, nsegs, sums, neon);
 	}
-	return 0;
+out:
+	ttpu_npukit_stage_groups_release(&own);
+	return ret;
 
 nomem:
+	ttpu_npukit_stage_groups_release(&own);
 	return ttpu_error_nomem(err, "planning NpuKit kicks");
 }
 
