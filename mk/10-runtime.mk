@@ -15,11 +15,12 @@ RT_BINS    := $(RT_TESTS:%=$(RT_OUT)/%)
 RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # Error paths (what valgrind is for), requests whose inputs come before
 # their program, plus many and concurrent runs of one program (result and
-# program lifetimes), the matmul builder and compiled programs: ~30 s
-# under valgrind.
+# program lifetimes), the matmul builder, compiled programs and the NpuKit
+# engine's groups and packing on the in-process device: ~50 s under
+# valgrind.
 RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_binary_write \
 	test_binary_mutate test_runs \
-	test_api test_matmul
+	test_api test_matmul test_npukit_pack
 RT_SUITE   ?= runtime
 
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
