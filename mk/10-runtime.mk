@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
-# The runtime library's tests (tests/runtime/), three suites:
+# The runtime library's tests (tests/runtime/), four suites:
 #   check-runtime      every test binary, against $(LIB_A)
 #   check-runtime-san  the same, built with ASan+UBSan into $(BUILD)/san
 #   check-runtime-vg   a subset under valgrind (RT_VG_TESTS: slow)
+#   check-runtime-tsan the tests that run threads, built with TSan
+#                      into $(BUILD)/tsan (RT_TSAN_TESTS)
 # Each binary is a kselftest_harness program; a binary that fails or
 # crashes fails its suite (its exit status is checked, not only its log).
 # The harness runs each test in a child that leaves with _exit(), where
@@ -62,5 +64,18 @@ check-runtime-vg:
 		RT_WRAP='$(VALGRIND)'
 
 CHECK_TARGETS += check-runtime-vg
+
+# Under ThreadSanitizer, into $(BUILD)/tsan: the tests whose runs use
+# threads (the NpuKit engine's worker, concurrent runs of one program).
+RT_TSAN_TESTS := test_npukit_pack test_runs
+.PHONY: check-runtime-tsan rt-tsan-run
+rt-tsan-run: $(RT_TSAN_TESTS:%=$(RT_OUT)/%)
+	$(call run-suite,runtime-tsan,$^,env TSAN_OPTIONS=halt_on_error=1:exitcode=66)
+
+check-runtime-tsan:
+	@$(MAKE) --no-print-directory TSAN=1 BUILD=$(BUILD)/tsan RESULTS=$(abspath $(RESULTS)) \
+		rt-tsan-run
+
+CHECK_TARGETS += check-runtime-tsan
 
 -include $(wildcard $(BUILD)/obj/$(RT_DIR)/*.d)

@@ -18,6 +18,8 @@
  *   stage of only such jobs makes no SUBMIT; without a mask every job is
  *   computed; a mask that is not the program's is honoured too.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,29 +43,42 @@ struct record {
 	size_t len;
 	size_t submits;
 	size_t kicks;
+	size_t from_worker;	/* SUBMITs made on another thread than the test's */
+	size_t fail_at;		/* fail this SUBMIT (1 the first; 0 none) with EIO */
+	size_t failed_kicks;	/* the failed SUBMIT's kick count */
 };
 
 static struct record rec;
+static pthread_t test_thread;
 
 static int record_submit(struct npukit_submit *s)
 {
 	size_t n = (size_t)s->kick_count * sizeof(struct npukit_kick);
-	uint8_t *p = realloc(rec.bytes, rec.len + n + 1);
+	uint8_t *p;
 
+	rec.from_worker += !pthread_equal(pthread_self(), test_thread);
+	if (++rec.submits == rec.fail_at) {
+		rec.failed_kicks = s->kick_count;
+		return EIO;
+	}
+	p = realloc(rec.bytes, rec.len + n + 1);
 	if (!p)
 		return ENOMEM;
 	memcpy(p + rec.len, (const void *)(uintptr_t)s->kicks_ptr, n);
 	rec.bytes = p;
 	rec.len += n;
-	rec.submits++;
 	rec.kicks += s->kick_count;
 	return 0;
 }
 
 static void record_reset(void)
 {
+	size_t fail_at = rec.fail_at;
+
 	free(rec.bytes);
 	memset(&rec, 0, sizeof(rec));
+	rec.fail_at = fail_at;
+	test_thread = pthread_self();
 }
 
 static unsigned pick(struct rng *g, unsigned n)
@@ -292,12 +307,12 @@ static uint8_t *program_mask(const struct ttpu_program *prog)
 
 struct kicks {
 	uint8_t *bytes;
-	size_t len, submits;
+	size_t len, submits, from_worker;
 };
 
 static struct kicks take_record(void)
 {
-	struct kicks k = { rec.bytes, rec.len, rec.submits };
+	struct kicks k = { rec.bytes, rec.len, rec.submits, rec.from_worker };
 
 	rec.bytes = NULL;
 	record_reset();
@@ -327,7 +342,7 @@ static size_t count_rows_groups(const struct ttpu_program *prog)
 TEST(packing_paths_agree_and_are_exact)
 {
 	struct ttpu_error err;
-	size_t kicks = 0, rows_groups = 0;
+	size_t kicks = 0, rows_groups = 0, pipelined = 0;
 
 	TH_LOG("packing: scalar, and %s", ttpu_npukit_pack_neon_on() ? "NEON" : "scalar");
 	for (uint64_t seed = 1; seed <= CASES; seed++) {
@@ -360,6 +375,9 @@ TEST(packing_paths_agree_and_are_exact)
 			       (unsigned long long)seed);
 		EXPECT_EQ(0, memcmp(s[0].v, s[1].v, s[0].njobs * sizeof(*s[0].v)));
 		kicks += k[0].len / sizeof(struct npukit_kick);
+		pipelined += k[0].from_worker > 0;
+		/* Chunks SUBMIT on the worker thread, a single one on the test's. */
+		EXPECT_EQ(k[0].from_worker ? k[0].submits : 0, k[0].from_worker);
 		rows_groups += count_rows_groups(prog);
 		for (int path = 0; path < 2; path++) {
 			free(k[path].bytes);
@@ -369,7 +387,9 @@ TEST(packing_paths_agree_and_are_exact)
 		free(json);
 	}
 	TH_LOG("%d programs, %zu kicks a path", CASES, kicks);
-	TH_LOG("%zu groups packed as rows", rows_groups);
+	TH_LOG("%zu groups packed as rows; %zu cases in SUBMITs from the worker thread",
+	       rows_groups, pipelined);
+	EXPECT_LT(CASES / 10, pipelined);
 	EXPECT_LT(CASES, rows_groups);
 }
 
@@ -455,6 +475,75 @@ TEST(runner_jobs_are_left_alone)
 	TH_LOG("%zu jobs of the runner's, %zu stages of them only", host_jobs, empty_stages);
 	EXPECT_LT(0, host_jobs);
 	EXPECT_LT(0, empty_stages);
+}
+
+/*
+ * A SUBMIT failed at a random chunk of a pipelined stage (and of a serial
+ * one): compute_stage() returns the DeviceError one thread would, naming
+ * that SUBMIT, its kicks and the stage's commands; no SUBMIT follows it;
+ * the run ends cleanly and the engine's next run is exact.
+ */
+TEST(a_failed_submit_is_a_clean_device_error)
+{
+	struct ttpu_error err;
+	size_t pipelined = 0, cases = 0;
+
+	for (uint64_t seed = 1; seed <= CASES; seed++) {
+		char *json = make_program(seed, 0, 0);
+		ttpu_program *prog;
+		const struct ttpu_stage *st = NULL;
+		struct sums s;
+		struct kicks k;
+		char cap[16], want[TTPU_ERROR_MESSAGE_MAX];
+		size_t total;
+
+		ASSERT_NE(NULL, json);
+		prog = load(json, &err);
+		ASSERT_NE(NULL, prog);
+		for (size_t i = 0; i < prog->plan->nstages; i++)
+			if (prog->plan->stages[i].kind == TTPU_STAGE_MATMUL)
+				st = &prog->plan->stages[i];
+		snprintf(cap, sizeof(cap), "%u", 1 + (unsigned)(seed % 5));
+		setenv("TTPU_NPUKIT_MAX_KICKS", cap, 1);
+		ASSERT_EQ(0, run_stages(prog, seed, -1, 0, NULL, &s, &err));
+		free(s.v);
+		k = take_record();
+		free(k.bytes);
+		total = k.submits;
+		if (!total) {
+			unsetenv("TTPU_NPUKIT_MAX_KICKS");
+			ttpu_program_free(prog);
+			free(json);
+			continue;
+		}
+		cases++;
+		pipelined += k.from_worker > 0;
+		rec.fail_at = 1 + seed * 7919 % total;
+		memset(&err, 0, sizeof(err));
+		EXPECT_EQ(-TTPU_DEVICE_ERROR, run_stages(prog, seed, -1, 0, NULL, &s, &err));
+		EXPECT_EQ(TTPU_DEVICE_ERROR, err.kind);
+		EXPECT_EQ(EIO, err.sys_errno);
+		EXPECT_EQ(rec.fail_at, rec.submits) TH_LOG("seed %llu: a SUBMIT after the failed one",
+							   (unsigned long long)seed);
+		snprintf(want, sizeof(want),
+			 "/dev/null: SUBMIT %zu of the run (%zu kicks, commands %u..%u) failed after 0 kicks: %s (status: rejected)",
+			 rec.fail_at, rec.failed_kicks, st->first_cmd, st->end_cmd - 1,
+			 strerror(EIO));
+		EXPECT_STREQ(want, err.message) TH_LOG("seed %llu", (unsigned long long)seed);
+		free(s.v);
+		rec.fail_at = 0;
+		free(take_record().bytes);
+		/* The next run on a fresh engine is exact. */
+		ASSERT_EQ(0, run_stages(prog, seed, -1, 0, NULL, &s, &err));
+		EXPECT_EQ(-1, check_sums(prog, seed, &s, NULL));
+		free(s.v);
+		free(take_record().bytes);
+		unsetenv("TTPU_NPUKIT_MAX_KICKS");
+		ttpu_program_free(prog);
+		free(json);
+	}
+	TH_LOG("%zu failed runs, %zu of them pipelined", cases, pipelined);
+	EXPECT_LT(cases / 2, pipelined);
 }
 
 TEST_HARNESS_MAIN

@@ -382,8 +382,10 @@ static int stage_make(const struct ttpu_program *prog, const struct ttpu_stage *
 	}
 	if (build_groups(prog->plan, st, host_job, scratch, sg))
 		return -1;
-	for (size_t k = 0; k < sg->ngroups; k++)
+	for (size_t k = 0; k < sg->ngroups; k++) {
 		sg->groups[k].rows = kicks_are_rows(prog, st, &sg->groups[k]);
+		sg->nkicks += (sg->groups[k].nsteps + 1) / 2;
+	}
 	return rows_sources(prog, st, sg);
 }
 

@@ -38,6 +38,7 @@ struct npk_kick_src {
 struct npk_stage_groups {
 	struct npk_group *groups;
 	size_t ngroups;
+	size_t nkicks;			/* of all the groups */
 	struct npk_kick_src *src;	/* the rows groups' kicks, in order */
 	/*
 	 * The jobs left out (the runner's, run_split.h): njobs bytes, or
