@@ -31,6 +31,7 @@
 #include "run.h"
 #include "run_split.h"
 #include "../lib/test_rng.h"
+#include "../lib/test_timeout.h"
 
 /* standin_device.c */
 extern int (*standin_submit_hook)(struct npukit_submit *s);
@@ -186,14 +187,14 @@ struct sums {
 };
 
 /*
- * Run every MATMUL stage of @prog on a fresh NpuKit engine, packing with
- * @pack_neon (ttpu_npukit_pack_neon), with the program's mask (@mask 1),
- * none (0) or @own_mask (2: st->njobs bytes a stage, concatenated). The
- * sums start as CANARY. Kicks are recorded in rec.
+ * Run every MATMUL stage of @prog on a fresh NpuKit engine with the
+ * program's mask (@mask 1), none (0) or @own_mask (2: st->njobs bytes a
+ * stage, concatenated). The sums start as CANARY. The device's kick count
+ * in *@kicks.
  */
-static int run_stages(const struct ttpu_program *prog, uint64_t seed, int pack_neon,
-		      int mask, const uint8_t *own_mask, struct sums *out,
-		      struct ttpu_error *err)
+static int stages_on_engine(const struct ttpu_program *prog, uint64_t seed, int mask,
+			    const uint8_t *own_mask, struct sums *out, uint64_t *kicks,
+			    struct ttpu_error *err)
 {
 	const struct ttpu_plan *plan = prog->plan;
 	struct ttpu_run_ctx ctx;
@@ -204,8 +205,10 @@ static int run_stages(const struct ttpu_program *prog, uint64_t seed, int pack_n
 	out->njobs = plan->njobs;
 	out->v = malloc((plan->njobs + 1) * sizeof(*out->v));
 	host_job = malloc(plan->max_stage_jobs + 1);
-	if (!out->v || !host_job)
+	if (!out->v || !host_job) {
+		free(host_job);
 		return -TTPU_SYSTEM_ERROR;
+	}
 	memset(out->v, 0x5a, (plan->njobs + 1) * sizeof(*out->v));
 	ret = ttpu_engine_open(TTPU_ENGINE_NPUKIT, "/dev/null", &eng, err);
 	if (ret)
@@ -214,9 +217,6 @@ static int run_stages(const struct ttpu_program *prog, uint64_t seed, int pack_n
 	if (ret)
 		goto out_close;
 	fill_operands(prog, ctx.data, seed);
-	ttpu_npukit_pack_neon = pack_neon;
-	record_reset();
-	standin_submit_hook = record_submit;
 	ret = eng->ops->run_begin(eng, &ctx, err);
 	for (size_t i = 0; !ret && i < plan->nstages; i++) {
 		const struct ttpu_stage *st = &plan->stages[i];
@@ -232,19 +232,38 @@ static int run_stages(const struct ttpu_program *prog, uint64_t seed, int pack_n
 		}
 		ret = eng->ops->compute_stage(eng, &ctx, st, hj, out->v + st->first_job, err);
 	}
-	if (!ret && ctx.stats.kicks != rec.kicks) {
-		ttpu_error_set(err, TTPU_SYSTEM_ERROR, "stats.kicks %llu, the device saw %zu",
-			       (unsigned long long)ctx.stats.kicks, rec.kicks);
-		ret = -TTPU_SYSTEM_ERROR;
-	}
+	*kicks = ctx.stats.kicks;
 	eng->ops->run_end(eng, &ctx);
-	standin_submit_hook = NULL;
-	ttpu_npukit_pack_neon = -1;
 	ttpu_run_ctx_release(&ctx);
 out_close:
 	ttpu_engine_close(eng);
 out_free:
 	free(host_job);
+	return ret;
+}
+
+/*
+ * stages_on_engine(), packing with @pack_neon (ttpu_npukit_pack_neon),
+ * every SUBMIT's kicks recorded in rec.
+ */
+static int run_stages(const struct ttpu_program *prog, uint64_t seed, int pack_neon,
+		      int mask, const uint8_t *own_mask, struct sums *out,
+		      struct ttpu_error *err)
+{
+	uint64_t kicks = 0;
+	int ret;
+
+	ttpu_npukit_pack_neon = pack_neon;
+	record_reset();
+	standin_submit_hook = record_submit;
+	ret = stages_on_engine(prog, seed, mask, own_mask, out, &kicks, err);
+	standin_submit_hook = NULL;
+	ttpu_npukit_pack_neon = -1;
+	if (!ret && kicks != rec.kicks) {
+		ttpu_error_set(err, TTPU_SYSTEM_ERROR, "stats.kicks %llu, the device saw %zu",
+			       (unsigned long long)kicks, rec.kicks);
+		ret = -TTPU_SYSTEM_ERROR;
+	}
 	return ret;
 }
 
@@ -338,8 +357,14 @@ static size_t count_rows_groups(const struct ttpu_program *prog)
 }
 
 #define CASES 500
+/*
+ * Natively 0.1 to 0.4 s a test; ~20 s all four under valgrind, ~15 s under
+ * qemu-arm: sized for valgrind and the emulated Zynq on a loaded machine
+ * (test_timeout.h).
+ */
+#define TIMEOUT 300
 
-TEST(packing_paths_agree_and_are_exact)
+TEST_TIMEOUT(packing_paths_agree_and_are_exact, TIMEOUT)
 {
 	struct ttpu_error err;
 	size_t kicks = 0, rows_groups = 0, pipelined = 0;
@@ -393,7 +418,7 @@ TEST(packing_paths_agree_and_are_exact)
 	EXPECT_LT(CASES, rows_groups);
 }
 
-TEST(runner_jobs_are_left_alone)
+TEST_TIMEOUT(runner_jobs_are_left_alone, TIMEOUT)
 {
 	struct ttpu_error err;
 	size_t host_jobs = 0, empty_stages = 0;
@@ -483,7 +508,7 @@ TEST(runner_jobs_are_left_alone)
  * that SUBMIT, its kicks and the stage's commands; no SUBMIT follows it;
  * the run ends cleanly and the engine's next run is exact.
  */
-TEST(a_failed_submit_is_a_clean_device_error)
+TEST_TIMEOUT(a_failed_submit_is_a_clean_device_error, TIMEOUT)
 {
 	struct ttpu_error err;
 	size_t pipelined = 0, cases = 0;
@@ -544,6 +569,75 @@ TEST(a_failed_submit_is_a_clean_device_error)
 	}
 	TH_LOG("%zu failed runs, %zu of them pipelined", cases, pipelined);
 	EXPECT_LT(cases / 2, pipelined);
+}
+
+/* One thread of concurrent_runs_share_the_groups: its runs' first wrong job. */
+struct racer {
+	const struct ttpu_program *prog;
+	uint64_t seed;
+	const uint8_t *mask;
+	int index;
+	long bad;
+	int ret;
+};
+
+static void *race(void *p)
+{
+	struct racer *r = p;
+	struct ttpu_error err;
+	uint64_t kicks;
+	struct sums s;
+
+	r->bad = -1;
+	for (int run = 0; run < 4 && r->bad < 0 && !r->ret; run++) {
+		int mask = (r->index + run) % 2;	/* both group sets, made by whoever is first */
+
+		r->ret = stages_on_engine(r->prog, r->seed, mask, NULL, &s, &kicks, &err);
+		if (!r->ret)
+			r->bad = check_sums(r->prog, r->seed, &s, mask ? r->mask : NULL);
+		free(s.v);
+	}
+	return NULL;
+}
+
+/*
+ * Runs of one program on four threads at once, with and without the mask,
+ * each stage big enough to be pipelined: the groups each set is made from,
+ * published by the first thread to finish them, serve them all exactly
+ * (under ThreadSanitizer in runtime-tsan).
+ */
+TEST_TIMEOUT(concurrent_runs_share_the_groups, TIMEOUT)
+{
+	struct ttpu_error err;
+
+	for (uint64_t seed = 2; seed <= 40; seed += 2) {
+		char *json = make_program(seed, 1, 0);
+		struct racer r[4];
+		pthread_t t[4];
+		ttpu_program *prog;
+		uint8_t *mask;
+
+		ASSERT_NE(NULL, json);
+		prog = load(json, &err);
+		ASSERT_NE(NULL, prog);
+		mask = program_mask(prog);
+		ASSERT_NE(NULL, mask);
+		setenv("TTPU_NPUKIT_MAX_KICKS", "2", 1);
+		for (int i = 0; i < 4; i++) {
+			r[i] = (struct racer){ .prog = prog, .seed = seed, .mask = mask, .index = i };
+			ASSERT_EQ(0, pthread_create(&t[i], NULL, race, &r[i]));
+		}
+		for (int i = 0; i < 4; i++) {
+			pthread_join(t[i], NULL);
+			EXPECT_EQ(0, r[i].ret);
+			EXPECT_EQ(-1, r[i].bad) TH_LOG("seed %llu, thread %d",
+						      (unsigned long long)seed, i);
+		}
+		unsetenv("TTPU_NPUKIT_MAX_KICKS");
+		free(mask);
+		ttpu_program_free(prog);
+		free(json);
+	}
 }
 
 TEST_HARNESS_MAIN
