@@ -440,28 +440,6 @@ static struct npk_set *set_make(const struct ttpu_program *prog, bool device_onl
 	return set;
 }
 
-/* Runs of one program on several threads may race: the first to publish wins. */
-static void *publish(void **slot, void *mine, void (*drop)(void *))
-{
-	void *cur = NULL;
-
-	if (__atomic_compare_exchange_n(slot, &cur, mine, false, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE))
-		return mine;
-	drop(mine);
-	return cur;
-}
-
-static void drop_groups(void *p)
-{
-	free(p);			/* an empty ttpu_npukit_groups */
-}
-
-static void drop_set(void *p)
-{
-	set_free(p);
-}
-
 const struct npk_stage_groups *ttpu_npukit_stage_groups(const struct ttpu_program *prog,
 							const struct ttpu_stage *st,
 							bool device_only)
@@ -471,18 +449,29 @@ const struct npk_stage_groups *ttpu_npukit_stage_groups(const struct ttpu_progra
 	struct ttpu_npukit_groups *g = __atomic_load_n(gslot, __ATOMIC_ACQUIRE);
 	struct npk_set *set;
 
+	/* Runs of one program on several threads may race: the first wins. */
 	if (!g) {
-		g = calloc(1, sizeof(*g));
-		if (!g)
+		struct ttpu_npukit_groups *mine = calloc(1, sizeof(*mine));
+
+		if (!mine)
 			return NULL;
-		g = publish((void **)gslot, g, drop_groups);
+		if (__atomic_compare_exchange_n(gslot, &g, mine, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			g = mine;
+		else
+			free(mine);
 	}
 	set = __atomic_load_n(&g->set[device_only], __ATOMIC_ACQUIRE);
 	if (!set) {
-		set = set_make(prog, device_only);
-		if (!set)
+		struct npk_set *mine = set_make(prog, device_only);
+
+		if (!mine)
 			return NULL;
-		set = publish((void **)&g->set[device_only], set, drop_set);
+		if (__atomic_compare_exchange_n(&g->set[device_only], &set, mine, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			set = mine;
+		else
+			set_free(mine);
 	}
 	return &set->stage[st - prog->plan->stages];
 }
