@@ -14,10 +14,18 @@
  * of four at a time (one NEON add). Both paths give the same bytes and
  * sums: tests/runtime/test_npukit_pack.c holds them to it.
  */
+#include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "engine_npukit_pack.h"
 #include "run_range_neon.h"
+
+/* The NEON kick is one run of stores: A, then B, then flags and c_slot. */
+static_assert(offsetof(struct npukit_kick, b) == offsetof(struct npukit_kick, a) + 64 &&
+	      offsetof(struct npukit_kick, flags) == offsetof(struct npukit_kick, b) + 64 &&
+	      offsetof(struct npukit_kick, c_slot) == offsetof(struct npukit_kick, flags) + 4,
+	      "struct npukit_kick: a, b, flags and c_slot back to back");
 
 int ttpu_npukit_pack_neon = -1;
 
