@@ -46,7 +46,7 @@
  * the device (784-128-10, batch 64, 12,800 kicks; make bench-board,
  * armhf, counted under qemu-arm), packing and collecting took 2.26 M
  * instructions (177 a kick) with each kick's links looked up; now 1.46 M
- * (114) scalar and 0.82 M (64) with NEON (Documentation/host-cost.rst,
+ * (114) scalar and 0.81-0.82 M (64) with NEON (Documentation/host-cost.rst,
  * "Packing").
  */
 #include <errno.h>
