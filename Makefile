@@ -29,6 +29,11 @@ ifneq ($(SAN),)
 CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
+# ThreadSanitizer, for the suites whose runs use threads (mk/10-runtime.mk)
+ifneq ($(TSAN),)
+CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+LDFLAGS += -fsanitize=thread
+endif
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC $(WARN) $(CFLAGS) \
               -Iuserspace/include -Iuserspace/lib -Iuapi $(JSONC_CFLAGS)
 LDLIBS  += $(JSONC_LIBS) -pthread -lm

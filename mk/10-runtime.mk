@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
-# The runtime library's tests (tests/runtime/), three suites:
+# The runtime library's tests (tests/runtime/), four suites:
 #   check-runtime      every test binary, against $(LIB_A)
 #   check-runtime-san  the same, built with ASan+UBSan into $(BUILD)/san
 #   check-runtime-vg   a subset under valgrind (RT_VG_TESTS: slow)
+#   check-runtime-tsan the tests that run threads, built with TSan
+#                      into $(BUILD)/tsan (RT_TSAN_TESTS)
 # Each binary is a kselftest_harness program; a binary that fails or
 # crashes fails its suite (its exit status is checked, not only its log).
 # The harness runs each test in a child that leaves with _exit(), where
@@ -15,11 +17,12 @@ RT_BINS    := $(RT_TESTS:%=$(RT_OUT)/%)
 RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # Error paths (what valgrind is for), requests whose inputs come before
 # their program, plus many and concurrent runs of one program (result and
-# program lifetimes), the matmul builder and compiled programs: ~30 s
-# under valgrind.
+# program lifetimes), the matmul builder, compiled programs and the NpuKit
+# engine's groups and packing on the in-process device: ~50 s under
+# valgrind.
 RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_binary_write \
 	test_binary_mutate test_runs \
-	test_api test_matmul
+	test_api test_matmul test_npukit_pack
 RT_SUITE   ?= runtime
 
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
@@ -33,6 +36,18 @@ $(BUILD)/obj/$(RT_DIR)/%.o: $(RT_DIR)/%.c
 $(RT_OUT)/%: $(BUILD)/obj/$(RT_DIR)/%.o $(RT_HELPERS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(RT_HELPERS) $(LIB_A) $(LDLIBS)
+
+# test_npukit_pack runs the NpuKit engine on the device in the process
+# (tests/bench-host/standin_device.c defines ioctl()).
+RT_STANDIN := $(BUILD)/obj/tests/bench-host/standin_device.o
+$(RT_STANDIN): tests/bench-host/standin_device.c uapi/npukit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(RT_OUT)/test_npukit_pack: $(BUILD)/obj/$(RT_DIR)/test_npukit_pack.o $(RT_HELPERS) \
+		$(RT_STANDIN) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(RT_HELPERS) $(RT_STANDIN) $(LIB_A) $(LDLIBS)
 
 .PHONY: runtime-tests check-runtime-vg rt-run
 runtime-tests: $(RT_BINS)
@@ -49,5 +64,18 @@ check-runtime-vg:
 		RT_WRAP='$(VALGRIND)'
 
 CHECK_TARGETS += check-runtime-vg
+
+# Under ThreadSanitizer, into $(BUILD)/tsan: the tests whose runs use
+# threads (the NpuKit engine's worker, concurrent runs of one program).
+RT_TSAN_TESTS := test_npukit_pack test_runs
+.PHONY: check-runtime-tsan rt-tsan-run
+rt-tsan-run: $(RT_TSAN_TESTS:%=$(RT_OUT)/%)
+	$(call run-suite,runtime-tsan,$^,env TSAN_OPTIONS=halt_on_error=1:exitcode=66)
+
+check-runtime-tsan:
+	@$(MAKE) --no-print-directory TSAN=1 BUILD=$(BUILD)/tsan RESULTS=$(abspath $(RESULTS)) \
+		rt-tsan-run
+
+CHECK_TARGETS += check-runtime-tsan
 
 -include $(wildcard $(BUILD)/obj/$(RT_DIR)/*.d)

@@ -8,16 +8,17 @@
  *   (a) one pass per kick:            passes * 20 us
  *   (b) native 8x8 tiles per layer:   sum ceil(M/8) ceil(N/8) ceil(K/8) * 20 us
  * Targets, counted: kicks <= passes / 7 on the aligned layer (784 -> 128
- * alone); SUBMITs <= the plan's matmul stages. (a) and (b) are a board
- * measurement times a count, our bus time is the model's: their ratios are
- * printed with both rulers named and no verdict (a model is never set
- * against a measurement as a PASS). Then board time with one ruler
- * (Documentation/npukit/board-time.rst): the run's bus and CPU time on the
- * model, the C++ host's matmul_i8_legacy() of both layers on the same
- * model, model against model, and both calibrated by the C++ host's
- * measured 8x8 kick. Prints "# bench: " lines, each figure with its ruler
- * (counted, model, measured), PASS/MISS only on the counted targets; fails (TAP "not ok") only when a run fails or its outputs
- * differ from the software engine's.
+ * alone); SUBMITs <= the plan's matmul stages plus one a 1024-kick chunk.
+ * (a) and (b) are a board measurement times a count, our bus time is the
+ * model's: their ratios are printed with both rulers named and no verdict
+ * (a model is never set against a measurement as a PASS). Then board time
+ * with one ruler (Documentation/npukit/board-time.rst): the run's bus and
+ * CPU time on the model, the C++ host's matmul_i8_legacy() of both layers
+ * on the same model, model against model, and both calibrated by the C++
+ * host's measured 8x8 kick. Prints "# bench: " lines, each figure with its
+ * ruler (counted, model, measured), PASS/MISS only on the counted targets;
+ * fails (TAP "not ok") only when a run fails or its outputs differ from
+ * the software engine's.
  *
  * usage: bench_engine [MLP.json MLP-inputs.json LAYER1.json LAYER1-inputs.json]
  */
@@ -237,8 +238,13 @@ int main(int argc, char **argv)
 	       (unsigned long long)s1->passes, (unsigned long long)s1->kicks,
 	       s1->kicks ? (double)s1->passes / s1->kicks : 0.0,
 	       s1->kicks && s1->kicks * 7 <= s1->passes ? "PASS" : "MISS");
-	printf("# bench: SUBMIT ioctls %llu <= matmul stages %llu (counted): %s\n",
-	       (unsigned long long)s->ioctls, stages, s->ioctls <= stages ? "PASS" : "MISS");
+	/*
+	 * One SUBMIT a stage, or one a chunk of 1024 kicks where a stage has
+	 * more (the engine packs the next chunk while the driver runs one).
+	 */
+	printf("# bench: SUBMIT ioctls %llu <= matmul stages %llu + kicks / 1024 (counted): %s\n",
+	       (unsigned long long)s->ioctls, stages,
+	       s->ioctls <= stages + s->kicks / 1024 ? "PASS" : "MISS");
 	printf("# bench: (a) measured anchor / our bus time (model): %.1fx, (b): %.1fx; two rulers, no verdict (model against model: \"one ruler\" below)\n",
 	       s->device_ns ? (double)a_ns / s->device_ns : 0.0,
 	       s->device_ns ? (double)b_ns / s->device_ns : 0.0);

@@ -12,6 +12,8 @@
  *                     each kick's 8x8 product computed on the CPU: what
  *                     bench-host (host_cost.c) and bench-board's armhf
  *                     count subtract as the device's share
+ *                     (a test may look at, or fail, each SUBMIT first:
+ *                     standin_submit_hook)
  *   STANDIN_DRIVER    the driver built in userspace (tests/driver-user),
  *                     unmodified, on one simulated NpuKit: every SUBMIT
  *                     goes through its SUBMIT path, and the model's bus
@@ -88,6 +90,12 @@ static int device_ioctl(unsigned long req, void *arg)
 #else
 
 /*
+ * Set by a test: called with each SUBMIT before its kicks run; a non-zero
+ * return is the errno the SUBMIT fails with, no kick done.
+ */
+int (*standin_submit_hook)(struct npukit_submit *s);
+
+/*
  * No calls out (the loops are not made memset() or memcpy() calls), so
  * that a count can leave out the whole device by ioctl()'s address range.
  */
@@ -131,6 +139,12 @@ static int device_ioctl(unsigned long req, void *arg)
 		info->max_results = 65536;
 		info->kick_size = sizeof(struct npukit_kick);
 		return 0;
+	}
+	if (standin_submit_hook) {
+		int e = standin_submit_hook(arg);
+
+		if (e)
+			return errno = e, -1;
 	}
 	submit_on_cpu(arg);
 	return 0;

@@ -5,18 +5,30 @@
  * (engine_npukit.c says what each is). Grouping hashes every job's windows
  * and sorts the hashes three ways: ~940 armhf instructions a kick, which
  * depend on the plan alone, so it is done once per program, at its first
- * run on the NpuKit engine, for every stage, and kept with the program.
+ * run on the NpuKit engine, for every stage, and kept with the program:
+ * two sets, one of every job and one without the jobs the runner takes
+ * (run_split.h), each made when first asked for. With the groups, each
+ * rows kick's operand offsets are worked out once (rows_sources()).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_npukit_groups.h"
+#include "run_split.h"
 #include "util.h"
 
-/* The groups of every stage, by stage index. */
-struct ttpu_npukit_groups {
+/* One set of groups: every stage's, by stage index. */
+struct npk_set {
 	struct npk_stage_groups *stage;
 	size_t nstages;
+};
+
+/*
+ * A program's sets, each made at the first run that asks for it: [0] of
+ * every job (compute_stage() without a mask), [1] of the device's jobs.
+ */
+struct ttpu_npukit_groups {
+	struct npk_set *set[2];
 };
 
 /* Scratch of build_groups(), for one stage at a time. */
@@ -136,7 +148,8 @@ static uint32_t find_partner(const struct npk_jobkey *sorted, size_t n,
  * whatever is left, then at most one single.
  */
 static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *st,
-			struct npk_scratch *r, struct npk_stage_groups *out)
+			const uint8_t *host_job, struct npk_scratch *r,
+			struct npk_stage_groups *out)
 {
 	uint32_t n = st->njobs, pending = NO_JOB;
 	struct npk_jobkey *by_a, *by_b, *by_ab, *keys;
@@ -156,8 +169,11 @@ static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *s
 		keys[j].ha = hash_windows(plan, job, 0);
 		keys[j].hb = hash_windows(plan, job, 1);
 		keys[j].job = j;
-		/* A chain fed only by deferred passes has nothing to compute. */
-		r->taken[j] = job->nlinks == 0;
+		/*
+		 * A chain fed only by deferred passes has nothing to compute;
+		 * the runner's jobs are not the device's.
+		 */
+		r->taken[j] = job->nlinks == 0 || (host_job && host_job[j]);
 	}
 	memcpy(by_a, keys, n * sizeof(*by_a));
 	memcpy(by_b, by_a, n * sizeof(*by_a));
@@ -229,13 +245,30 @@ static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *s
 	return 0;
 }
 
+void ttpu_npukit_stage_groups_release(struct npk_stage_groups *sg)
+{
+	free(sg->groups);
+	free(sg->src);
+	free(sg->host_job);
+	memset(sg, 0, sizeof(*sg));
+}
+
+static void set_free(struct npk_set *set)
+{
+	if (!set)
+		return;
+	for (size_t i = 0; i < set->nstages; i++)
+		ttpu_npukit_stage_groups_release(&set->stage[i]);
+	free(set->stage);
+	free(set);
+}
+
 void ttpu_npukit_groups_free(struct ttpu_npukit_groups *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->nstages; i++)
-		free(g->stage[i].groups);
-	free(g->stage);
+	set_free(g->set[0]);
+	set_free(g->set[1]);
 	free(g);
 }
 
@@ -244,8 +277,8 @@ void ttpu_npukit_groups_free(struct ttpu_npukit_groups *g)
  * one buffer, and B likewise: the compiler's tiling away from the
  * operands' edges, where a kick's two K-steps and two block rows (or
  * columns) are neighbours. The kick is then those rows, copied as they
- * are (engine_npukit.c, fill_kick()), exactly what the block-by-block
- * gather would make of them.
+ * are (engine_npukit_pack.c), exactly what the block-by-block gather
+ * would make of them.
  */
 static bool kicks_are_rows(const struct ttpu_program *prog, const struct ttpu_stage *st,
 			   const struct npk_group *g)
@@ -290,55 +323,155 @@ static bool kicks_are_rows(const struct ttpu_program *prog, const struct ttpu_st
 	return true;
 }
 
-static struct ttpu_npukit_groups *groups_make(const struct ttpu_program *prog)
+/*
+ * The rows groups' kicks: where each starts in its buffers, so that packing
+ * one is 16 row copies from two offsets (engine_npukit_pack.c).
+ */
+static int rows_sources(const struct ttpu_program *prog, const struct ttpu_stage *st,
+			struct npk_stage_groups *sg)
 {
 	const struct ttpu_plan *plan = prog->plan;
+	size_t n = 0;
 
-	struct ttpu_npukit_groups *g = calloc(1, sizeof(*g));
+	for (size_t i = 0; i < sg->ngroups; i++)
+		if (sg->groups[i].rows)
+			n += sg->groups[i].nsteps / 2;
+	if (!n)
+		return 0;
+	sg->src = malloc(n * sizeof(*sg->src));
+	if (!sg->src)
+		return -1;
+	n = 0;
+	for (size_t i = 0; i < sg->ngroups; i++) {
+		struct npk_group *g = &sg->groups[i];
+		const struct ttpu_job *r0, *c0;
+
+		if (!g->rows)
+			continue;
+		r0 = &plan->jobs[st->first_job + g->row[0]];
+		c0 = &plan->jobs[st->first_job + g->col[0]];
+		g->abuf = plan->links[r0->first_link].a.buf;
+		g->bbuf = plan->links[c0->first_link].b.buf;
+		g->src = n;
+		for (uint32_t s = 0; s < g->nsteps; s += 2, n++) {
+			const struct ttpu_window *a = &plan->links[r0->first_link + s].a;
+			const struct ttpu_window *b = &plan->links[c0->first_link + s].b;
+
+			sg->src[n].a = (size_t)a->r * prog->buffers[a->buf].cols + a->c;
+			sg->src[n].b = (size_t)b->r * prog->buffers[b->buf].cols + b->c;
+		}
+	}
+	return 0;
+}
+
+/* One stage's groups, without the jobs @host_job marks (NULL: none). */
+static int stage_make(const struct ttpu_program *prog, const struct ttpu_stage *st,
+		      const uint8_t *host_job, struct npk_scratch *scratch,
+		      struct npk_stage_groups *sg)
+{
+	bool any = false;
+
+	memset(sg, 0, sizeof(*sg));
+	for (uint32_t j = 0; host_job && j < st->njobs; j++)
+		any |= host_job[j] != 0;
+	if (any) {
+		sg->host_job = malloc(st->njobs);
+		if (!sg->host_job)
+			return -1;
+		memcpy(sg->host_job, host_job, st->njobs);
+	}
+	if (build_groups(prog->plan, st, host_job, scratch, sg))
+		return -1;
+	for (size_t k = 0; k < sg->ngroups; k++) {
+		sg->groups[k].rows = kicks_are_rows(prog, st, &sg->groups[k]);
+		sg->nkicks += (sg->groups[k].nsteps + 1) / 2;
+	}
+	return rows_sources(prog, st, sg);
+}
+
+int ttpu_npukit_stage_groups_make(const struct ttpu_program *prog, const struct ttpu_stage *st,
+				  const uint8_t *host_job, struct npk_stage_groups *out)
+{
 	struct npk_scratch scratch = { .keys = NULL };
-	int bad = !g;
+	int ret = stage_make(prog, st, host_job, &scratch, out);
 
-	if (g) {
-		g->stage = calloc(plan->nstages + 1, sizeof(*g->stage));
-		g->nstages = plan->nstages;
-		bad = !g->stage;
+	free(scratch.keys);
+	free(scratch.taken);
+	if (ret)
+		ttpu_npukit_stage_groups_release(out);
+	return ret;
+}
+
+static struct npk_set *set_make(const struct ttpu_program *prog, bool device_only)
+{
+	const struct ttpu_plan *plan = prog->plan;
+	struct npk_set *set = calloc(1, sizeof(*set));
+	struct npk_scratch scratch = { .keys = NULL };
+	uint8_t *host_job = NULL;
+	int bad = !set;
+
+	if (set) {
+		set->stage = calloc(plan->nstages + 1, sizeof(*set->stage));
+		set->nstages = plan->nstages;
+		bad = !set->stage;
 	}
 	for (size_t i = 0; !bad && i < plan->nstages; i++) {
 		const struct ttpu_stage *st = &plan->stages[i];
 
 		if (st->kind != TTPU_STAGE_MATMUL || !st->njobs)
 			continue;
-		bad = build_groups(plan, st, &scratch, &g->stage[i]);
-		for (size_t k = 0; !bad && k < g->stage[i].ngroups; k++)
-			g->stage[i].groups[k].rows =
-				kicks_are_rows(prog, st, &g->stage[i].groups[k]);
+		if (device_only) {
+			free(host_job);
+			host_job = malloc(st->njobs);
+			bad = !host_job;
+			if (bad)
+				break;
+			ttpu_stage_host_jobs(prog, st, host_job);
+		}
+		bad = stage_make(prog, st, host_job, &scratch, &set->stage[i]);
 	}
+	free(host_job);
 	free(scratch.keys);
 	free(scratch.taken);
 	if (bad) {
-		ttpu_npukit_groups_free(g);
+		set_free(set);
 		return NULL;
 	}
-	return g;
+	return set;
 }
 
 const struct npk_stage_groups *ttpu_npukit_stage_groups(const struct ttpu_program *prog,
-							const struct ttpu_stage *st)
+							const struct ttpu_stage *st,
+							bool device_only)
 {
 	/* A cache: the program is otherwise immutable once loaded. */
-	struct ttpu_npukit_groups **slot = &((struct ttpu_program *)prog)->npukit_groups;
-	struct ttpu_npukit_groups *g = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *mine;
+	struct ttpu_npukit_groups **gslot = &((struct ttpu_program *)prog)->npukit_groups;
+	struct ttpu_npukit_groups *g = __atomic_load_n(gslot, __ATOMIC_ACQUIRE);
+	struct npk_set *set;
 
+	/* Runs of one program on several threads may race: the first wins. */
 	if (!g) {
-		/* Runs on several threads may race: the first to publish wins. */
-		mine = groups_make(prog);
+		struct ttpu_npukit_groups *mine = calloc(1, sizeof(*mine));
+
 		if (!mine)
 			return NULL;
-		if (__atomic_compare_exchange_n(slot, &g, mine, false, __ATOMIC_ACQ_REL,
+		if (__atomic_compare_exchange_n(gslot, &g, mine, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			g = mine;
 		else
-			ttpu_npukit_groups_free(mine);
+			free(mine);
 	}
-	return &g->stage[st - prog->plan->stages];
+	set = __atomic_load_n(&g->set[device_only], __ATOMIC_ACQUIRE);
+	if (!set) {
+		struct npk_set *mine = set_make(prog, device_only);
+
+		if (!mine)
+			return NULL;
+		if (__atomic_compare_exchange_n(&g->set[device_only], &set, mine, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			set = mine;
+		else
+			set_free(mine);
+	}
+	return &set->stage[st - prog->plan->stages];
 }
