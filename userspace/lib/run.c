@@ -129,7 +129,7 @@ struct runner {
 	uint8_t *host_job;		/* by job of the stage (run_split.h) */
 	struct ttpu_replay *replays;	/* by chain of the stage: host chains' answers */
 	uint32_t *items;		/* the stage's replays: chain | ITEM_PAIR */
-	bool threads;			/* TTPU_RUN_THREADS is not 1 */
+	uint64_t thread_min_steps;	/* UINT64_MAX: serial (run_threads()) */
 };
 
 /* An item replays its chain and the next one (ttpu_replay_pair()). */
@@ -262,7 +262,7 @@ static uint64_t stage_items(struct runner *rn, const struct ttpu_stage *st, uint
 			continue;
 		steps += ch->nsteps;
 		if (k + 1 < st->nchains && rn->host_job[chains[k + 1].job - st->first_job] &&
-		    ttpu_replay_can_pair(ch, &chains[k + 1])) {
+		    ttpu_replay_can_pair(rn->ctx.prog, rn->table, ch, &chains[k + 1])) {
 			steps += chains[k + 1].nsteps;
 			rn->items[n++] = k++ | ITEM_PAIR;
 		} else {
@@ -338,7 +338,7 @@ static int compute_and_replay(struct runner *rn, const struct ttpu_stage *st,
 	uint64_t steps = stage_items(rn, st, &w.nitems);
 	pthread_t th;
 
-	if (rn->threads && steps >= THREAD_MIN_STEPS && !pthread_create(&th, NULL, worker, &w)) {
+	if (steps >= rn->thread_min_steps && !pthread_create(&th, NULL, worker, &w)) {
 		replay_items(&w);
 		pthread_join(th, NULL);
 		if (w.engine_ret && err)
@@ -397,15 +397,20 @@ static int run_matmul(struct runner *rn, const struct ttpu_stage *st,
 }
 
 /*
- * TTPU_RUN_THREADS=1 keeps a run on the calling thread (tests, and
- * benchmarks comparing the two); anything else lets a stage with enough
- * host chains use a second thread (Documentation/libttpu-run.rst).
+ * The host steps from which a stage uses a second thread: TTPU_RUN_THREADS
+ * (Documentation/libttpu-run.rst) "1" keeps a run on the calling thread
+ * (benchmarks comparing the two), "2" uses two for any stage with host
+ * chains (tests: their programs are small); otherwise THREAD_MIN_STEPS.
  */
-static bool run_threads(void)
+static uint64_t run_threads(void)
 {
 	const char *v = getenv("TTPU_RUN_THREADS");
 
-	return !v || strcmp(v, "1");
+	if (v && !strcmp(v, "1"))
+		return UINT64_MAX;
+	if (v && !strcmp(v, "2"))
+		return 1;
+	return THREAD_MIN_STEPS;
 }
 
 int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
@@ -426,7 +431,7 @@ int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				     "ttpu_run: the program has no plan (not loaded by ttpu_program_load_*)");
 	rn.plan = prog->plan;
-	rn.threads = run_threads();
+	rn.thread_min_steps = run_threads();
 	/* Asked once here, so that both cores only read the answer. */
 	ttpu_range_neon_on();
 	ret = ttpu_run_ctx_init(&rn.ctx, prog, in, err);

@@ -33,6 +33,7 @@ void ttpu_replay_table_free(struct ttpu_replay_table *t)
 		return;
 	free(t->off);
 	free(t->bufs);
+	free(t->pair_next);
 	free(t);
 }
 
@@ -47,6 +48,33 @@ static uint32_t rows_offset(const struct ttpu_buffer *b, const struct ttpu_windo
 	return off < TTPU_REPLAY_OTHER ? (uint32_t)off : TTPU_REPLAY_OTHER;
 }
 
+static bool full_window(const struct ttpu_program *prog, const struct ttpu_window *w)
+{
+	const struct ttpu_buffer *b = &prog->buffers[w->buf];
+
+	return (uint64_t)w->r + TTPU_TILE <= b->rows && (uint64_t)w->c + TTPU_TILE <= b->cols;
+}
+
+/* Whether @c1 can go with @c0 through the NEON 4x8 step, at every step. */
+static bool pairs(const struct ttpu_program *prog, const struct ttpu_replay_table *t,
+		  const struct ttpu_chain *c0, const struct ttpu_chain *c1)
+{
+	const struct ttpu_plan *plan = prog->plan;
+	const uint32_t *bufs0 = t->bufs[c0 - plan->chains], *bufs1 = t->bufs[c1 - plan->chains];
+
+	if (c0->nsteps != c1->nsteps || !c0->nsteps || bufs0[0] == TTPU_NO_BUFFER ||
+	    bufs0[0] != bufs1[0] || bufs0[1] != bufs1[1] ||
+	    !full_window(prog, &c0->dst) || !full_window(prog, &c1->dst))
+		return false;
+	for (uint32_t s = 0; s < c0->nsteps; s++) {
+		const uint32_t *o0 = t->off[c0->first_step + s], *o1 = t->off[c1->first_step + s];
+
+		if (o0[0] == TTPU_REPLAY_OTHER || o1[0] != o0[0] || o1[1] != o0[1] + TTPU_TILE)
+			return false;
+	}
+	return true;
+}
+
 static struct ttpu_replay_table *table_make(const struct ttpu_program *prog)
 {
 	const struct ttpu_plan *plan = prog->plan;
@@ -56,7 +84,8 @@ static struct ttpu_replay_table *table_make(const struct ttpu_program *prog)
 		return NULL;
 	t->off = malloc((plan->nsteps + 1) * sizeof(*t->off));
 	t->bufs = malloc((plan->nchains + 1) * sizeof(*t->bufs));
-	if (!t->off || !t->bufs) {
+	t->pair_next = calloc(plan->nchains + 1, 1);
+	if (!t->off || !t->bufs || !t->pair_next) {
 		ttpu_replay_table_free(t);
 		return NULL;
 	}
@@ -87,6 +116,8 @@ static struct ttpu_replay_table *table_make(const struct ttpu_program *prog)
 				off[0] = off[1] = TTPU_REPLAY_OTHER;
 		}
 	}
+	for (size_t k = 0; k + 1 < plan->nchains; k++)
+		t->pair_next[k] = pairs(prog, t, &plan->chains[k], &plan->chains[k + 1]);
 	return t;
 }
 
@@ -325,38 +356,38 @@ void ttpu_replay_chain(const struct ttpu_run_ctx *ctx, const struct ttpu_replay_
 	finish(ctx, ch, w0, w, fine, out);
 }
 
-bool ttpu_replay_can_pair(const struct ttpu_chain *c0, const struct ttpu_chain *c1)
+bool ttpu_replay_can_pair(const struct ttpu_program *prog, const struct ttpu_replay_table *t,
+			  const struct ttpu_chain *c0, const struct ttpu_chain *c1)
 {
-	return c0->nsteps == c1->nsteps && !c0->follows && !c1->follows;
+	return c1 == c0 + 1 && !c0->follows && !c1->follows &&
+	       t->pair_next[c0 - prog->plan->chains];
 }
 
 void ttpu_replay_pair(const struct ttpu_run_ctx *ctx, const struct ttpu_replay_table *t,
 		      const struct ttpu_chain *c0, const struct ttpu_chain *c1,
 		      struct ttpu_replay *o0, struct ttpu_replay *o1)
 {
+	const struct ttpu_plan *plan = ctx->prog->plan;
 	struct ttpu_replay_walk k0, k1;
-	uint32_t s0[16], s1[16], w0[16], w1[16], m0[4], m1[4], nr0, nc0, nr1, nc1;
+	uint32_t s0[16], s1[16], w0[16], w1[16], mx[4], nr, nc;
 	bool fine;
 
-	if (!ttpu_range_neon_on() || c0->nsteps != c1->nsteps) {
+	if (!ttpu_range_neon_on() || c1 != c0 + 1 || !t->pair_next[c0 - plan->chains]) {
 		ttpu_replay_chain(ctx, t, c0, o0);
 		ttpu_replay_chain(ctx, t, c1, o1);
 		return;
 	}
-	start(ctx, c0, s0, &nr0, &nc0);
-	start(ctx, c1, s1, &nr1, &nc1);
-	if (nr0 != TTPU_TILE || nr1 != TTPU_TILE) {
-		ttpu_replay_chain(ctx, t, c0, o0);
-		ttpu_replay_chain(ctx, t, c1, o1);
-		return;
-	}
+	start(ctx, c0, s0, &nr, &nc);
+	start(ctx, c1, s1, &nr, &nc);
 	memcpy(w0, s0, sizeof(w0));
 	memcpy(w1, s1, sizeof(w1));
 	ttpu_replay_walk_init(ctx, t, c0, &k0);
 	ttpu_replay_walk_init(ctx, t, c1, &k1);
-	fine = ttpu_replay_neon_two(ctx, &k0, &k1, w0, w1, m0, m1);
-	finish(ctx, c0, s0, w0, fine && columns_fine(m0, nc0), o0);
-	finish(ctx, c1, s1, w1, fine && columns_fine(m1, nc1), o1);
+	ttpu_replay_neon_two(&k0, w0, &k1, w1, mx);
+	/* Full windows (the table's word): every column counts. */
+	fine = columns_fine(mx, TTPU_TILE);
+	finish(ctx, c0, s0, w0, fine, o0);
+	finish(ctx, c1, s1, w1, fine, o1);
 }
 
 int ttpu_replay_apply(struct ttpu_run_ctx *ctx, const struct ttpu_chain *ch,

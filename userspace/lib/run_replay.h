@@ -48,17 +48,22 @@ void ttpu_replay_chain(const struct ttpu_run_ctx *ctx, const struct ttpu_replay_
 
 /**
  * ttpu_replay_pair() - ttpu_replay_chain() of @c0 and @c1 at once, the
- * same answers; where a step of both reads one A window and two B windows
- * side by side (a tiled matmul's neighbouring output tiles), the NEON step
- * does the two as one 4x8 product.
+ * same answers; where every step of both reads one A window and two B
+ * windows side by side (a tiled matmul's neighbouring output tiles), the
+ * NEON step does the two as one 4x8 product.
  */
 void ttpu_replay_pair(const struct ttpu_run_ctx *ctx, const struct ttpu_replay_table *t,
 		      const struct ttpu_chain *c0,
 		      const struct ttpu_chain *c1, struct ttpu_replay *o0,
 		      struct ttpu_replay *o1);
 
-/** Whether chains @c0, @c1 (in this order) may go to ttpu_replay_pair(). */
-bool ttpu_replay_can_pair(const struct ttpu_chain *c0, const struct ttpu_chain *c1);
+/**
+ * ttpu_replay_can_pair() - whether chains @c0, @c1 (in this order) go to
+ * ttpu_replay_pair() with profit: neighbours that replay from the stage's
+ * start and pair at every step (any two chains give the right answers)
+ */
+bool ttpu_replay_can_pair(const struct ttpu_program *prog, const struct ttpu_replay_table *t,
+			  const struct ttpu_chain *c0, const struct ttpu_chain *c1);
 
 /**
  * ttpu_replay_apply() - the chain's answer into dst: dst += @r->add, or

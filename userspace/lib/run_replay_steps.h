@@ -35,6 +35,12 @@
 struct ttpu_replay_table {
 	uint32_t (*off)[2];		/* by plan step: A's, B's window offset */
 	uint32_t (*bufs)[2];		/* by plan chain: its A and B buffer */
+	/*
+	 * By plan chain: 1 when it and the next chain have full 4x4 windows
+	 * and every step of both is a rows step reading one A window and B
+	 * windows side by side (ttpu_replay_neon_two())
+	 */
+	uint8_t *pair_next;
 };
 
 /* One chain's operands as the kernels walk them. */
@@ -68,8 +74,12 @@ bool ttpu_replay_other_step(const struct ttpu_run_ctx *ctx, const struct ttpu_st
  */
 bool ttpu_replay_neon_one(const struct ttpu_run_ctx *ctx, const struct ttpu_replay_walk *wk,
 			  uint32_t w[16], uint32_t mx[4]);
-bool ttpu_replay_neon_two(const struct ttpu_run_ctx *ctx, const struct ttpu_replay_walk *w0,
-			  const struct ttpu_replay_walk *w1, uint32_t v0[16], uint32_t v1[16],
-			  uint32_t mx0[4], uint32_t mx1[4]);
+/*
+ * Two chains whose table entry pair_next says they pair: the same, with
+ * one maximum @mx for both (their windows are full; where it is past the
+ * span, the caller replays both exactly).
+ */
+void ttpu_replay_neon_two(const struct ttpu_replay_walk *w0, uint32_t v0[16],
+			  const struct ttpu_replay_walk *w1, uint32_t v1[16], uint32_t mx[4]);
 
 #endif /* TTPU_RUN_REPLAY_STEPS_H */
