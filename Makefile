@@ -14,6 +14,7 @@ CC        ?= gcc
 AR        ?= ar
 PKG_CONFIG ?= pkg-config
 SAN       ?=
+TSAN      ?=
 NPUKIT_CACHE ?= $(shell scripts/cache-dir)
 
 LIB_SOVERSION := 1
@@ -28,6 +29,10 @@ CFLAGS  ?= -O2 -g
 ifneq ($(SAN),)
 CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
+endif
+ifneq ($(TSAN),)
+CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+LDFLAGS += -fsanitize=thread
 endif
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -fPIC $(WARN) $(CFLAGS) \
               -Iuserspace/include -Iuserspace/lib -Iuapi $(JSONC_CFLAGS)

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
-# The runtime library's tests (tests/runtime/), three suites:
+# The runtime library's tests (tests/runtime/), four suites:
 #   check-runtime      every test binary, against $(LIB_A)
 #   check-runtime-san  the same, built with ASan+UBSan into $(BUILD)/san
 #   check-runtime-vg   a subset under valgrind (RT_VG_TESTS: slow)
+#   check-runtime-tsan the tests whose runs use threads (RT_TSAN_TESTS),
+#                      built with ThreadSanitizer into $(BUILD)/tsan
 # Each binary is a kselftest_harness program; a binary that fails or
 # crashes fails its suite (its exit status is checked, not only its log).
 # The harness runs each test in a child that leaves with _exit(), where
@@ -19,7 +21,10 @@ RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # under valgrind.
 RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_binary_write \
 	test_binary_mutate test_runs \
-	test_api test_matmul
+	test_api test_matmul test_replay
+# Concurrent runs of one program (test_runs) and a run's second thread
+# (test_replay, TTPU_RUN_THREADS=2: every stage with host chains).
+RT_TSAN_TESTS := test_runs test_replay
 RT_SUITE   ?= runtime
 
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
@@ -40,7 +45,7 @@ runtime-tests: $(RT_BINS)
 # Run every binary from the top of the tree (they read $(RT_DIR)/data and
 # tests/gen), keep going after a failure, fail at the end if any failed.
 rt-run: $(RT_BINS)
-	$(call run-suite,$(RT_SUITE),$(if $(RT_VG),$(RT_VG_TESTS:%=$(RT_OUT)/%),$(RT_BINS)),$(RT_WRAP))
+	$(call run-suite,$(RT_SUITE),$(if $(RT_VG),$(RT_VG_TESTS:%=$(RT_OUT)/%),$(if $(RT_TSAN),$(RT_TSAN_TESTS:%=$(RT_OUT)/%),$(RT_BINS))),$(RT_WRAP))
 
 $(eval $(call check-pair,runtime,rt-run,RT))
 
@@ -49,5 +54,14 @@ check-runtime-vg:
 		RT_WRAP='$(VALGRIND)'
 
 CHECK_TARGETS += check-runtime-vg
+
+.PHONY: check-runtime-tsan
+check-runtime-tsan:
+	@$(MAKE) --no-print-directory TSAN=1 BUILD=$(BUILD)/tsan \
+		RESULTS=$(abspath $(RESULTS)) rt-run RT_SUITE=runtime-tsan RT_TSAN=1 \
+		RT_BINS='$(RT_TSAN_TESTS:%=$$(RT_OUT)/%)' \
+		RT_WRAP='env TSAN_OPTIONS=halt_on_error=1:exitcode=66'
+
+CHECK_TARGETS += check-runtime-tsan
 
 -include $(wildcard $(BUILD)/obj/$(RT_DIR)/*.d)

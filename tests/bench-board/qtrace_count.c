@@ -14,7 +14,10 @@
  * qemu logs each translated block once ("IN:" and one line per guest
  * instruction) and, with chaining off, every execution of a block
  * ("Trace N: HOST [.../PC/...]"): a block's instructions count once per
- * execution. Prints "SEGMENT PHASE INSTRUCTIONS" for every non-zero count.
+ * execution. Prints "SEGMENT PHASE INSTRUCTIONS" for every non-zero count,
+ * and "SEGMENT 16+PHASE INSTRUCTIONS" for the part of it that threads other
+ * than the first ran (N of "Trace N" is the thread's CPU index under
+ * qemu-arm): what the run's worker thread did on the second core.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,6 +42,7 @@ static struct fn *fns;
 static size_t nfns;
 static struct tb tbs[1u << HASH_BITS];
 static uint64_t count[SEGMENTS][PHASES];
+static uint64_t other[SEGMENTS][PHASES];	/* by threads but the first */
 
 static struct tb *tb_slot(uint32_t pc)
 {
@@ -109,6 +113,7 @@ int main(int argc, char **argv)
 	uint32_t boundary, in_block = 0;
 	struct tb *cur = NULL;
 	int seg = 0, phase = 0;
+	long first_cpu = -1;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: qtrace_count TABLE BOUNDARY < LOG\n");
@@ -136,6 +141,7 @@ int main(int argc, char **argv)
 		in_block = 0;
 		if (!strncmp(line, "Trace ", 6)) {
 			char *p = strchr(line, '[');
+			long cpu = strtol(line + 6, NULL, 10);
 			uint32_t pc;
 			struct tb *t;
 			int ph;
@@ -154,11 +160,18 @@ int main(int argc, char **argv)
 			if (ph)
 				phase = ph;
 			count[seg][phase] += t->n;
+			if (first_cpu < 0)
+				first_cpu = cpu;
+			if (cpu != first_cpu)
+				other[seg][phase] += t->n;
 		}
 	}
 	for (int s = 0; s <= seg; s++)
-		for (int p = 0; p < PHASES; p++)
+		for (int p = 0; p < PHASES; p++) {
 			if (count[s][p])
 				printf("%d %d %" PRIu64 "\n", s, p, count[s][p]);
+			if (other[s][p])
+				printf("%d %d %" PRIu64 "\n", s, PHASES + p, other[s][p]);
+		}
 	return 0;
 }

@@ -2,15 +2,26 @@
 /*
  * run.c - ttpu_run(): execute a program's plan on an engine
  *
- * The engine computes each MATMUL stage's job sums; everything that can
- * raise a RangeError happens here, in run_range.c and in run_host.c, so
- * every engine gives the answers of one-by-one execution. A chain's sum is
- * added at once when the bound of plan.h proves no intermediate
- * "dst += tmp" can leave the dtype; otherwise run_range.c settles it
- * element by element from the same sum. Only in a stage where an acc
- * writes a buffer a pass of the stage reads (acc_writes_operand) are the
- * steps replayed one by one from per-link products taken before any chain
- * of the stage wrote anything.
+ * The engine computes each MATMUL stage's job sums, except the chains into
+ * i8 buffers (run_split.h): their exact check is their product taken step
+ * by step, so the runner computes those itself, once, fused with the check
+ * (run_replay.c), and the engine leaves their jobs alone. Everything that
+ * can raise a RangeError happens here, in run_replay.c, run_range.c and
+ * run_host.c, so every engine gives the answers of one-by-one execution.
+ * An engine's chain (an i32 destination) is added at once when the bound
+ * of plan.h proves no intermediate "dst += tmp" can leave the dtype;
+ * otherwise run_range.c settles it element by element from the same sum.
+ * Only in a stage where an acc writes a buffer a pass of the stage reads
+ * (acc_writes_operand) do all chains stay the engine's, replayed one step
+ * at a time from per-link products taken before any chain of the stage
+ * wrote anything.
+ *
+ * Two cores: a stage with enough host work starts one worker thread that
+ * runs the engine's share (on NpuKit, asleep in SUBMIT while the device
+ * works) and then joins the replays, which the calling thread has been
+ * taking meanwhile from a shared index; after the join the calling thread
+ * applies every chain in order, as the serial path does
+ * (compute_and_replay()).
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -65,17 +65,26 @@ static inline uint32x4_t u(int32x4_t x)
 } while (0)
 
 /* Two chains, one A window: p += A . B[:, 0..3], q += A . B[:, 4..7]. */
-#define PAIR_K(b, bs, p, q, a01, a23, k) do {				\
-	int16x8_t bk_ = vmovl_s8(vld1_s8((b) + (k) * (bs)));		\
-	MLA_ROWS(p, vget_low_s16(bk_), a01, a23, k);			\
-	MLA_ROWS(q, vget_high_s16(bk_), a01, a23, k);			\
+#define PAIR_K(bk, p, q, a01, a23, k) do {				\
+	MLA_ROWS(p, vget_low_s16(bk), a01, a23, k);			\
+	MLA_ROWS(q, vget_high_s16(bk), a01, a23, k);			\
 } while (0)
 #define STEP_TWO(a, as, b, bs, p, q) do {				\
+	const int8_t *b_ = (b);						\
 	int16x8_t a01_ = two_rows(a, as), a23_ = two_rows((a) + 2 * (as), as);	\
-	PAIR_K(b, bs, p, q, a01_, a23_, 0);				\
-	PAIR_K(b, bs, p, q, a01_, a23_, 1);				\
-	PAIR_K(b, bs, p, q, a01_, a23_, 2);				\
-	PAIR_K(b, bs, p, q, a01_, a23_, 3);				\
+	int16x8_t b0_, b1_, b2_, b3_;					\
+	/* Post-incremented loads: the row stride is the increment. */	\
+	b0_ = vmovl_s8(vld1_s8(b_));					\
+	b_ += (bs);							\
+	b1_ = vmovl_s8(vld1_s8(b_));					\
+	b_ += (bs);							\
+	b2_ = vmovl_s8(vld1_s8(b_));					\
+	b_ += (bs);							\
+	b3_ = vmovl_s8(vld1_s8(b_));					\
+	PAIR_K(b0_, p, q, a01_, a23_, 0);				\
+	PAIR_K(b1_, p, q, a01_, a23_, 1);				\
+	PAIR_K(b2_, p, q, a01_, a23_, 2);				\
+	PAIR_K(b3_, p, q, a01_, a23_, 3);				\
 } while (0)
 
 /* The largest of a chain's four rows' biased sums, column by column, into m. */
