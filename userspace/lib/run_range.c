@@ -25,7 +25,7 @@
  * order, as one-by-one execution checks) is the chain's RangeError. The
  * replay's cost is the chain's length, whatever the values: elements no
  * longer go one by one through a bounds-checked scalar product each
- * (Documentation/host-cost.rst, "Range checks a tile at a time").
+ * (Documentation/host-cost.rst, "Range checks a tile at a time, then fused").
  */
 #include <stdlib.h>
 #include <string.h>
