@@ -256,6 +256,86 @@ void ttpu_replay_exact(const struct ttpu_run_ctx *ctx, const struct ttpu_chain *
 		out->add[e] = (int32_t)(v[e] - ((int64_t)w0[e] - TTPU_REPLAY_BIAS));
 }
 
+#if defined(__SSE2__)
+
+#include <emmintrin.h>
+
+/* Four i8 at @p (no alignment) as the low four int16 lanes, sign-extended. */
+static inline __m128i four_i16(const int8_t *p)
+{
+	int32_t x;
+	__m128i v;
+
+	memcpy(&x, p, 4);
+	v = _mm_cvtsi32_si128(x);
+	return _mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8);
+}
+
+/* Rows @p and @p + @s interleaved: p[0], s[0], p[1], s[1], ... as int16. */
+static inline __m128i two_rows_i16(const int8_t *p, size_t s)
+{
+	int32_t x, y;
+	__m128i v;
+
+	memcpy(&x, p, 4);
+	memcpy(&y, p + s, 4);
+	v = _mm_unpacklo_epi8(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y));
+	return _mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8);
+}
+
+/*
+ * The walk with SSE2 (x86-64's baseline): row i of the sums is one vector;
+ * pmaddwd of B's rows k, k + 1 interleaved with A[i][k], A[i][k + 1]
+ * gives their two products for the row's four columns at once. @mx gets
+ * the OR of each element's biased sums over the steps rather than their
+ * maximum (SSE2 has no unsigned maximum): it is at most 255 exactly when
+ * every sum was.
+ */
+static bool scalar_walk(const struct ttpu_run_ctx *ctx, const struct ttpu_replay_walk *wk,
+			uint32_t w[16], uint32_t mx[16])
+{
+	__m128i r[4], o[4];
+	bool ok = true;
+
+	for (int i = 0; i < 4; i++) {
+		r[i] = _mm_loadu_si128((const __m128i *)(w + 4 * i));
+		o[i] = _mm_loadu_si128((const __m128i *)(mx + 4 * i));
+	}
+	for (uint32_t s = 0; s < wk->nsteps; s++) {
+		uint32_t oa = wk->off[s][0], ob = wk->off[s][1];
+
+		if (oa != TTPU_REPLAY_OTHER) {
+			const int8_t *a = wk->a + oa, *b = wk->b + ob;
+			size_t as = wk->as, bs = wk->bs;
+			__m128i b01 = two_rows_i16(b, bs), b23 = two_rows_i16(b + 2 * bs, bs);
+
+			for (int i = 0; i < 4; i++) {
+				__m128i ai = four_i16(a + i * as);
+
+				r[i] = _mm_add_epi32(r[i], _mm_madd_epi16(b01, _mm_shuffle_epi32(ai, 0x00)));
+				r[i] = _mm_add_epi32(r[i], _mm_madd_epi16(b23, _mm_shuffle_epi32(ai, 0x55)));
+			}
+		} else {
+			for (int i = 0; i < 4; i++)
+				_mm_storeu_si128((__m128i *)(w + 4 * i), r[i]);
+			ok = ttpu_replay_other_step(ctx, &wk->steps[s], w);
+			for (int i = 0; i < 4; i++)
+				r[i] = _mm_loadu_si128((const __m128i *)(w + 4 * i));
+			if (!ok)
+				break;
+		}
+		for (int i = 0; i < 4; i++)
+			o[i] = _mm_or_si128(o[i], r[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		_mm_storeu_si128((__m128i *)(w + 4 * i), r[i]);
+		_mm_storeu_si128((__m128i *)(mx + 4 * i), o[i]);
+	}
+	return ok;
+}
+
+#else
+
 /* w += the 4x4 product of A's rows at @a and B's at @b. */
 static inline void rows_step(const int8_t *a, size_t as, const int8_t *b, size_t bs,
 			     uint32_t w[16])
@@ -291,6 +371,8 @@ static bool scalar_walk(const struct ttpu_run_ctx *ctx, const struct ttpu_replay
 	}
 	return true;
 }
+
+#endif
 
 /* The answer from a walk: the add, or the exact replay where a sum left i8. */
 static void finish(const struct ttpu_run_ctx *ctx, const struct ttpu_chain *ch,
