@@ -14,10 +14,11 @@
  * and value, the RangeError one-by-one execution raises: failing runs
  * cost more, legal ones never do.
  *
- * The kernels: scalar here (x86, armhf without NEON, and windows past the
- * destination's edge), NEON in run_replay_neon.c (armhf with NEON, chosen
- * at run time), which also does two neighbouring chains' steps as one
- * 4x8 product when they read one A window.
+ * The kernels: here the walk with SSE2 on x86-64, in plain C elsewhere
+ * (armhf without NEON), both also for windows past the destination's
+ * edge; NEON in run_replay_neon.c (armhf with NEON, chosen at run time),
+ * which also does two neighbouring chains' steps as one 4x8 product when
+ * they read one A window.
  */
 #include <stdlib.h>
 #include <string.h>

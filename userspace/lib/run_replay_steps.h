@@ -5,8 +5,9 @@
  *
  * A replay keeps the 16 partial sums biased by +128 (w = v + 128), so that
  * an element is inside i8 exactly when (uint32_t)w <= 255: one unsigned
- * maximum per element and step tracks every partial sum, and one compare
- * at the chain's end says whether any left the range. Sums are added in
+ * maximum (or OR: at most 255 exactly when every sum was) per element and
+ * step tracks every partial sum, and one compare at the chain's end says
+ * whether any left the range. Sums are added in
  * uint32 arithmetic: a chain has at most TTPU_CHAIN_MAX_STEPS steps of at
  * most TTPU_PRODUCT_BOUND each (checked for deferred steps, whose values
  * an engine computed), so no true partial sum reaches 2^31 and none wraps.
