@@ -14,6 +14,7 @@ CC        ?= gcc
 AR        ?= ar
 PKG_CONFIG ?= pkg-config
 SAN       ?=
+TSAN      ?=
 NPUKIT_CACHE ?= $(shell scripts/cache-dir)
 
 LIB_SOVERSION := 1

@@ -22,7 +22,7 @@ RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # valgrind.
 RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_binary_write \
 	test_binary_mutate test_runs \
-	test_api test_matmul test_npukit_pack
+	test_api test_matmul test_npukit_pack test_replay
 RT_SUITE   ?= runtime
 
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
@@ -66,8 +66,9 @@ check-runtime-vg:
 CHECK_TARGETS += check-runtime-vg
 
 # Under ThreadSanitizer, into $(BUILD)/tsan: the tests whose runs use
-# threads (the NpuKit engine's worker, concurrent runs of one program).
-RT_TSAN_TESTS := test_npukit_pack test_runs
+# threads (the NpuKit engine's worker, concurrent runs of one program, a
+# run's second thread: test_replay sets TTPU_RUN_THREADS=2).
+RT_TSAN_TESTS := test_npukit_pack test_runs test_replay
 .PHONY: check-runtime-tsan rt-tsan-run
 rt-tsan-run: $(RT_TSAN_TESTS:%=$(RT_OUT)/%)
 	$(call run-suite,runtime-tsan,$^,env TSAN_OPTIONS=halt_on_error=1:exitcode=66)

@@ -5,7 +5,8 @@
  * (computed on whole matrices, never from the tiles): outputs, passes in
  * order, totalCycles and hostOps, or the exact RangeError. Each program is
  * also run by the direct executor and loaded from a buffer and from a
- * json-c object, which must all answer the same.
+ * json-c object, and run on two threads (TTPU_RUN_THREADS=2), which must
+ * all answer the same.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,21 @@ TEST_F(gen, from_file_planned)
 	ASSERT_EQ(0, ttpu_program_load_file(self->prog, &prog, &err)) TH_LOG("%s", err.message);
 	ASSERT_STREQ("gen", ttpu_program_name(prog));
 	ASSERT_TRUE(check_run(_metadata, self, prog, 0));
+	ttpu_program_free(prog);
+}
+
+/* Every stage with host chains on two threads (run.c), the same answers. */
+TEST_F(gen, from_file_two_threads)
+{
+	struct ttpu_error err;
+	ttpu_program *prog;
+	int ok;
+
+	ASSERT_EQ(0, ttpu_program_load_file(self->prog, &prog, &err)) TH_LOG("%s", err.message);
+	setenv("TTPU_RUN_THREADS", "2", 1);
+	ok = check_run(_metadata, self, prog, 0);
+	unsetenv("TTPU_RUN_THREADS");
+	ASSERT_TRUE(ok);
 	ttpu_program_free(prog);
 }
 

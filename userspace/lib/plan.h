@@ -31,7 +31,9 @@
  * intermediate "dst += tmp" of the one-by-one execution leaves the range.
  * Otherwise it replays the chain step by step with the reference kernel,
  * so RangeErrors are raised exactly where one-by-one execution raises them.
- * How the host settles a chain the bound above cannot: run_range.c.
+ * How the host settles a chain the bound above cannot: run_range.c. A
+ * chain into an i8 buffer no engine computes: the runner takes its
+ * product and its check at once (run_split.h, run_replay.c).
  */
 #ifndef TTPU_PLAN_H
 #define TTPU_PLAN_H

@@ -124,16 +124,20 @@ struct ttpu_program {
 	/*
 	 * Derived from the program alone, made at its first run and kept:
 	 * the response's "passes" list (response.c) and the NpuKit engine's
-	 * kick groups (engine_npukit_groups.c)
+	 * kick groups (engine_npukit_groups.c), the host chains' replay
+	 * table (run_replay.c)
 	 */
 	struct ttpu_passes_text *passes_text;
 	struct ttpu_npukit_groups *npukit_groups;
+	struct ttpu_replay_table *replay_table;
 };
 
 /* response.c: drop a reference to a rendered "passes" list (NULL: none). */
 void ttpu_passes_text_put(struct ttpu_passes_text *t);
 /* engine_npukit_groups.c: free a program's kick groups (NULL: none). */
 void ttpu_npukit_groups_free(struct ttpu_npukit_groups *g);
+/* run_replay.c: free a program's replay table (NULL: none). */
+void ttpu_replay_table_free(struct ttpu_replay_table *t);
 
 /* program.c: the index of buffer @name, or TTPU_NO_BUFFER. */
 uint32_t ttpu_program_find_buffer(const struct ttpu_program *prog,

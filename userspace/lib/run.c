@@ -2,16 +2,28 @@
 /*
  * run.c - ttpu_run(): execute a program's plan on an engine
  *
- * The engine computes each MATMUL stage's job sums; everything that can
- * raise a RangeError happens here, in run_range.c and in run_host.c, so
- * every engine gives the answers of one-by-one execution. A chain's sum is
- * added at once when the bound of plan.h proves no intermediate
- * "dst += tmp" can leave the dtype; otherwise run_range.c settles it
- * element by element from the same sum. Only in a stage where an acc
- * writes a buffer a pass of the stage reads (acc_writes_operand) are the
- * steps replayed one by one from per-link products taken before any chain
- * of the stage wrote anything.
+ * The engine computes each MATMUL stage's job sums, except the chains into
+ * i8 buffers (run_split.h): their exact check is their product taken step
+ * by step, so the runner computes those itself, once, fused with the check
+ * (run_replay.c), and the engine leaves their jobs alone. Everything that
+ * can raise a RangeError happens here, in run_replay.c, run_range.c and
+ * run_host.c, so every engine gives the answers of one-by-one execution.
+ * An engine's chain (an i32 destination) is added at once when the bound
+ * of plan.h proves no intermediate "dst += tmp" can leave the dtype;
+ * otherwise run_range.c settles it element by element from the same sum.
+ * Only in a stage where an acc writes a buffer a pass of the stage reads
+ * (acc_writes_operand) do all chains stay the engine's, replayed one step
+ * at a time from per-link products taken before any chain of the stage
+ * wrote anything.
+ *
+ * Two cores: a stage with enough host work starts one worker thread that
+ * runs the engine's share (on NpuKit, asleep in SUBMIT while the device
+ * works) and then joins the replays, which the calling thread has been
+ * taking meanwhile from a shared index; after the join the calling thread
+ * applies every chain in order, as the serial path does
+ * (compute_and_replay()).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +32,9 @@
 #include "program_inputs.h"
 #include "run_host.h"
 #include "run_range.h"
+#include "run_range_neon.h"
+#include "run_replay.h"
+#include "run_split.h"
 #include "plan.h"
 #include "run.h"
 #include "util.h"
@@ -121,7 +136,21 @@ struct runner {
 	int32_t (*prod)[16];		/* per-link products for replays */
 	size_t prod_cap;
 	struct ttpu_range range;
+	const struct ttpu_replay_table *table;
+	uint8_t *host_job;		/* by job of the stage (run_split.h) */
+	struct ttpu_replay *replays;	/* by chain of the stage: host chains' answers */
+	uint32_t *items;		/* the stage's replays: chain | ITEM_PAIR */
+	uint64_t thread_min_steps;	/* UINT64_MAX: serial (run_threads()) */
 };
+
+/* An item replays its chain and the next one (ttpu_replay_pair()). */
+#define ITEM_PAIR 0x80000000u
+/*
+ * A stage replays on both cores when its host chains have at least this
+ * many steps (each a 4x4x4 product, ~30-60 armhf instructions with NEON):
+ * below, a thread's start and join (tens of microseconds) is not repaid.
+ */
+#define THREAD_MIN_STEPS 2048
 
 static bool sum_fits(const struct ttpu_run_ctx *ctx, const struct ttpu_chain *ch)
 {
@@ -177,9 +206,22 @@ static int apply_chain(struct runner *rn, const struct ttpu_stage *st, uint32_t 
 	const struct ttpu_chain *ch = &plan->chains[st->first_chain + k];
 	const struct ttpu_step *steps = &plan->steps[ch->first_step];
 	const struct ttpu_job *job = &plan->jobs[ch->job];
-	bool fits = sum_fits(&rn->ctx, ch);
+	bool fits;
 	int ret;
 
+	if (rn->host_job[ch->job - st->first_job]) {
+		struct ttpu_replay *r = &rn->replays[k];
+
+		/* From the value the chain before it on this window left. */
+		if (ch->follows)
+			ttpu_replay_chain(&rn->ctx, rn->table, ch, r);
+		ret = ttpu_replay_apply(&rn->ctx, ch, r, err);
+		if (ret)
+			return ret;
+		return ttpu_host_epilogue(&rn->ctx, steps[ch->nsteps - 1].acc_cmd, &ch->dst,
+					  ch->bias, ch->relu, err);
+	}
+	fits = sum_fits(&rn->ctx, ch);
 	if (!fits && !st->acc_writes_operand) {
 		ret = ttpu_range_add_chain(&rn->range, &rn->ctx, ch,
 					   rn->sums[ch->job - st->first_job], err);
@@ -213,6 +255,115 @@ static int apply_chain(struct runner *rn, const struct ttpu_stage *st, uint32_t 
 				  ch->bias, ch->relu, err);
 }
 
+/*
+ * The stage's host chains that replay from the stage's start (those that
+ * follow another chain replay when they are applied), as items: two
+ * neighbouring chains together where they can. Returns their steps.
+ */
+static uint64_t stage_items(struct runner *rn, const struct ttpu_stage *st, uint32_t *nitems)
+{
+	const struct ttpu_chain *chains = &rn->plan->chains[st->first_chain];
+	uint64_t steps = 0;
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < st->nchains; k++) {
+		const struct ttpu_chain *ch = &chains[k];
+
+		if (!rn->host_job[ch->job - st->first_job] || ch->follows)
+			continue;
+		steps += ch->nsteps;
+		if (k + 1 < st->nchains && rn->host_job[chains[k + 1].job - st->first_job] &&
+		    ttpu_replay_can_pair(rn->ctx.prog, rn->table, ch, &chains[k + 1])) {
+			steps += chains[k + 1].nsteps;
+			rn->items[n++] = k++ | ITEM_PAIR;
+		} else {
+			rn->items[n++] = k;
+		}
+	}
+	*nitems = n;
+	return steps;
+}
+
+/* What the cores share while a stage's replays run. */
+struct stage_work {
+	struct runner *rn;
+	const struct ttpu_stage *st;
+	uint32_t nitems;
+	uint32_t next;			/* the next item to take, atomic */
+	int engine_ret;			/* the worker's compute_stage() */
+	struct ttpu_error engine_err;
+};
+
+/* Take items until none is left. Each writes only its chains' records. */
+static void replay_items(struct stage_work *w)
+{
+	const struct ttpu_chain *chains = &w->rn->plan->chains[w->st->first_chain];
+	const struct ttpu_run_ctx *ctx = &w->rn->ctx;
+
+	for (;;) {
+		uint32_t i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED), k;
+
+		if (i >= w->nitems)
+			return;
+		k = w->rn->items[i] & ~ITEM_PAIR;
+		if (w->rn->items[i] & ITEM_PAIR)
+			ttpu_replay_pair(ctx, w->rn->table, &chains[k], &chains[k + 1],
+					 &w->rn->replays[k], &w->rn->replays[k + 1]);
+		else
+			ttpu_replay_chain(ctx, w->rn->table, &chains[k], &w->rn->replays[k]);
+	}
+}
+
+static int compute(struct stage_work *w, struct ttpu_error *err)
+{
+	struct runner *rn = w->rn;
+
+	if (!w->st->njobs)
+		return 0;
+	return rn->eng->ops->compute_stage(rn->eng, &rn->ctx, w->st, rn->host_job, rn->sums, err);
+}
+
+/* The second core: the engine's jobs (on NpuKit, asleep in SUBMIT), then replays. */
+static void *worker(void *arg)
+{
+	struct stage_work *w = arg;
+
+	w->engine_ret = compute(w, &w->engine_err);
+	replay_items(w);
+	return NULL;
+}
+
+/*
+ * The engine's jobs and the host chains' replays of a stage. Nothing here
+ * writes what the other reads: the engine fills sums[] of its jobs (and
+ * its own scratch and counters), the replays their chains' records, and
+ * ctx->data stays as the stage found it until both are done. So the
+ * answers are the serial ones, and an engine error, which one-by-one
+ * execution would meet before any chain of the stage is applied, is
+ * returned as it is when run serially, whatever the replays found.
+ */
+static int compute_and_replay(struct runner *rn, const struct ttpu_stage *st,
+			      struct ttpu_error *err)
+{
+	struct stage_work w = { .rn = rn, .st = st };
+	uint64_t steps = stage_items(rn, st, &w.nitems);
+	pthread_t th;
+
+	if (steps >= rn->thread_min_steps && !pthread_create(&th, NULL, worker, &w)) {
+		replay_items(&w);
+		pthread_join(th, NULL);
+		if (w.engine_ret && err)
+			*err = w.engine_err;
+		return w.engine_ret;
+	}
+	/* Serial: the same work in the same order of results. */
+	w.engine_ret = compute(&w, err);
+	if (w.engine_ret)
+		return w.engine_ret;
+	replay_items(&w);
+	return 0;
+}
+
 static int run_matmul(struct runner *rn, const struct ttpu_stage *st,
 		      struct ttpu_error *err)
 {
@@ -221,11 +372,10 @@ static int run_matmul(struct runner *rn, const struct ttpu_stage *st,
 	long first_bad = -1;
 	int ret, bad = 0;
 
-	if (st->njobs) {
-		ret = rn->eng->ops->compute_stage(rn->eng, &rn->ctx, st, NULL, rn->sums, err);
-		if (ret)
-			return ret;
-	}
+	ttpu_stage_host_jobs(rn->ctx.prog, st, rn->host_job);
+	ret = compute_and_replay(rn, st, err);
+	if (ret)
+		return ret;
 	for (uint32_t i = 0; i < st->ndeferred; i++) {
 		const struct ttpu_deferred *d = &plan->deferred[st->first_deferred + i];
 
@@ -257,6 +407,23 @@ static int run_matmul(struct runner *rn, const struct ttpu_stage *st,
 	return bad;
 }
 
+/*
+ * The host steps from which a stage uses a second thread: TTPU_RUN_THREADS
+ * (Documentation/libttpu-run.rst) "1" keeps a run on the calling thread
+ * (benchmarks comparing the two), "2" uses two for any stage with host
+ * chains (tests: their programs are small); otherwise THREAD_MIN_STEPS.
+ */
+static uint64_t run_threads(void)
+{
+	const char *v = getenv("TTPU_RUN_THREADS");
+
+	if (v && !strcmp(v, "1"))
+		return UINT64_MAX;
+	if (v && !strcmp(v, "2"))
+		return 1;
+	return THREAD_MIN_STEPS;
+}
+
 int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
 	     const ttpu_inputs *in, ttpu_result **out, struct ttpu_error *err)
 {
@@ -275,6 +442,9 @@ int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				     "ttpu_run: the program has no plan (not loaded by ttpu_program_load_*)");
 	rn.plan = prog->plan;
+	rn.thread_min_steps = run_threads();
+	/* Asked once here, so that both cores only read the answer. */
+	ttpu_range_neon_on();
 	ret = ttpu_run_ctx_init(&rn.ctx, prog, in, err);
 	if (ret)
 		return ret;
@@ -286,7 +456,13 @@ int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
 	rn.ctx.tmp = malloc((rn.plan->ntmp + 1) * TTPU_TILE_ELEMS * sizeof(int32_t));
 	rn.sums = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.sums));
 	rn.prod_first = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.prod_first));
-	if (!rn.ctx.tmp || !rn.sums || !rn.prod_first) {
+	/* A stage has at most one chain a job. */
+	rn.host_job = malloc(rn.plan->max_stage_jobs + 1);
+	rn.replays = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.replays));
+	rn.items = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.items));
+	rn.table = ttpu_replay_table_of(prog);
+	if (!rn.ctx.tmp || !rn.sums || !rn.prod_first || !rn.host_job || !rn.replays ||
+	    !rn.items || !rn.table) {
 		ret = ttpu_error_nomem(err, "starting a run");
 		goto out;
 	}
@@ -319,5 +495,8 @@ out:
 	free(rn.sums);
 	free(rn.prod_first);
 	free(rn.prod);
+	free(rn.host_job);
+	free(rn.replays);
+	free(rn.items);
 	return ret;
 }

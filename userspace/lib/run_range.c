@@ -2,6 +2,9 @@
 /*
  * run_range.c - exact range checks of a chain without redoing its products
  *
+ * For the chains an engine computes (since issue 20 those into i32
+ * buffers; chains into i8 buffers are the runner's, run_replay.c, except
+ * in acc_writes_operand stages, which keep their own replay in run.c).
  * One-by-one execution of a chain adds its steps t_1..t_n to dst and checks
  * every element after every step. The engine gives the total S = sum t_s.
  * With per-step magnitude bounds |t_s| <= U_s and L = sum U_s, every
@@ -22,7 +25,7 @@
  * order, as one-by-one execution checks) is the chain's RangeError. The
  * replay's cost is the chain's length, whatever the values: elements no
  * longer go one by one through a bounds-checked scalar product each
- * (Documentation/host-cost.rst, "Range checks a tile at a time").
+ * (Documentation/host-cost.rst, "Range checks a tile at a time, then fused").
  */
 #include <stdlib.h>
 #include <string.h>

@@ -20,13 +20,17 @@ int ttpu_range_neon = -1;
 
 bool ttpu_range_neon_on(void)
 {
+	/* Runs on several threads may ask at once: the same answer, atomically. */
 	static int have = -1;
+	int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
 
 	if (ttpu_range_neon >= 0)
 		return ttpu_range_neon;
-	if (have < 0)
-		have = !!(getauxval(AT_HWCAP) & HWCAP_ARM_NEON);
-	return have;
+	if (h < 0) {
+		h = !!(getauxval(AT_HWCAP) & HWCAP_ARM_NEON);
+		__atomic_store_n(&have, h, __ATOMIC_RELAXED);
+	}
+	return h;
 }
 
 #pragma GCC push_options
