@@ -17,9 +17,10 @@
  * execution. "Trace N" names the guest CPU, which in qemu-arm's user mode
  * is a thread: the first one seen is the main thread (0), every other one
  * a worker (1). C library code inherits the phase of its own thread's last
- * block. Prints "SEGMENT THREAD PHASE INSTRUCTIONS" for every non-zero count.
+ * block; a new thread's first blocks, that of the last block logged. Prints "SEGMENT THREAD PHASE INSTRUCTIONS" for every non-zero count.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +113,8 @@ int main(int argc, char **argv)
 	static char line[4096];
 	uint32_t boundary, in_block = 0;
 	struct tb *cur = NULL;
-	int seg = 0, phase[CPUS] = { 0 }, main_cpu = -1;
+	int seg = 0, phase[CPUS] = { 0 }, main_cpu = -1, last = 0;
+	bool seen[CPUS] = { false };
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: qtrace_count TABLE BOUNDARY < LOG\n");
@@ -153,6 +155,14 @@ int main(int argc, char **argv)
 			}
 			if (main_cpu < 0)
 				main_cpu = cpu;
+			/*
+			 * A new thread starts in the C library (clone, start_thread):
+			 * it is the phase that made it, the last one logged.
+			 */
+			if (!seen[cpu]) {
+				seen[cpu] = true;
+				phase[cpu] = last;
+			}
 			th = cpu != main_cpu;
 			pc = (uint32_t)strtoul(p + 1, NULL, 16);
 			if (pc == boundary && !th && seg < SEGMENTS - 1)
@@ -165,6 +175,7 @@ int main(int argc, char **argv)
 			ph = phase_of(pc);
 			if (ph)
 				phase[cpu] = ph;
+			last = phase[cpu];
 			count[seg][th][phase[cpu]] += t->n;
 		}
 	}
