@@ -231,7 +231,8 @@ static int apply_chain(struct runner *rn, const struct ttpu_stage *st, uint32_t 
 		int32_t total[16];
 
 		memcpy(total, rn->sums[ch->job - st->first_job], sizeof(total));
-		for (uint32_t s = 0; s < ch->nsteps; s++) {
+		/* Every step a link of the job (a tiled matmul's): no deferred value to add. */
+		for (uint32_t s = job->nlinks == ch->nsteps ? ch->nsteps : 0; s < ch->nsteps; s++) {
 			if (steps[s].link != TTPU_NO_LINK)
 				continue;
 			const int32_t *t = tmp_of(rn, steps[s].slot);
