@@ -167,42 +167,57 @@ out:
 }
 
 /*
- * Any number of at most 9 digits at *@pp ('-' there when @neg) inside
- * [lo, lo + span]: its digits end at or before @stop's non-digit byte, so
- * the loop needs no bound; a longer number, or one out of range, is left.
- * Steps at most FAST_NUM bytes.
+ * Numbers of any int32 range [ulo, ulo + span] from *@pp, while they are
+ * fast and start before @plimit: at most 9 digits (a longer number, or
+ * one out of range, is not fast). @plimit is at most the window's last
+ * non-digit byte, where every digit loop stops, so the loop needs no
+ * bound. The values go to @o; *@taken says how many. Apart, as run_i8().
  */
-#define FAST_NUM 11
-
-static ALWAYS_INLINE enum fast fast_any(const unsigned char **pp, int32_t **op,
-					uint32_t ulo, uint32_t span, const bool neg)
+static __attribute__((noinline)) enum fast run_any(const unsigned char **pp,
+						   const unsigned char *plimit,
+						   int32_t *o, uint32_t ulo,
+						   uint32_t span, size_t *taken)
 {
-	const unsigned char *q = *pp + neg, *first = q;
-	uint32_t v = (uint32_t)q[0] - '0', dg;
-	unsigned char c;
+	const unsigned char *p = *pp, *q, *first;
+	int32_t *o0 = o;
+	uint32_t v, dg, neg;
+	enum fast r = TAKEN_NEXT;
 
-	if (v - 1 > 8) {
-		if (v || (uint32_t)q[1] - '0' <= 9)
-			return NOT_FAST;
-		q++;
-	} else {
-		while ((dg = (uint32_t)*++q - '0') <= 9)
-			v = v * 10 + dg;
-		if (q - first > 9)
-			return NOT_FAST;
-	}
-	if (neg)
-		v = -v;
-	if (v - ulo > span)
-		return NOT_FAST;
-	c = *q;
-	*(*op)++ = (int32_t)v;
-	if (c == ',') {
-		*pp = q + 1;
-		return TAKEN_NEXT;
-	}
-	*pp = q;
-	return TAKEN_AFTER;
+	do {
+		neg = *p == '-';
+		first = q = p + neg;
+		v = (uint32_t)*q - '0';
+		if (v - 1 <= 8) {
+			while ((dg = (uint32_t)*++q - '0') <= 9)
+				v = v * 10 + dg;
+			if (q - first > 9)
+				goto not_fast;
+		} else if (!v && (uint32_t)q[1] - '0' > 9) {
+			q++;			/* "0"; not "01" */
+		} else {
+			goto not_fast;		/* white space, or not plain */
+		}
+		if (neg)
+			v = -v;
+		if (v - ulo > span)
+			goto not_fast;
+		*o = (int32_t)v;
+		if (*q != ',') {
+			o++;
+			p = q;
+			r = TAKEN_AFTER;
+			goto out;
+		}
+		o++;
+		p = q + 1;
+	} while (p < plimit);
+	goto out;
+not_fast:
+	r = NOT_FAST;
+out:
+	*pp = p;
+	*taken = (size_t)(o - o0);
+	return r;
 }
 
 /* Which fast gear a row takes: none, fast_i8() or fast_any(). */
@@ -221,9 +236,9 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 				   const enum gear gear)
 {
 	const unsigned char *t = (const unsigned char *)s;
-	const unsigned char *p = t + *i + 1, *e = t + end, *stop = p;
+	const unsigned char *p = t + *i + 1, *e = t + end, *stop = p, *edge;
 	const uint32_t ulo = (uint32_t)lo, span = (uint32_t)((uint64_t)hi - (uint64_t)lo);
-	size_t n0 = out->n, k = 0, limit, blk, at;
+	size_t n0 = out->n, k = 0, limit, blk, room, at;
 	enum fast r;
 	int64_t v64;
 
@@ -236,7 +251,7 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 		limit = max;
 	if (out->cap - n0 < limit && !reserve(out, limit))
 		return false;
-	/* The last byte of the window that is not a digit: fast_any()'s stop. */
+	/* The last byte of the window that is not a digit: run_any()'s stop. */
 	if (gear == ANY) {
 		for (stop = e; stop > p && (unsigned char)(stop[-1] - '0') <= 9; stop--)
 			;
@@ -248,45 +263,50 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 	if (*p == ']')
 		goto done;
 	for (;;) {
-		/* At an element's first byte, not white space. */
+		/*
+		 * At an element's first byte, not white space. Where the fast
+		 * gear may start a number: before the window's end less its
+		 * longest read (run_i8()), or before the last non-digit
+		 * (run_any()); and, as a number starts at least two bytes after
+		 * the one before, before p + 2 * (limit - k) - 1, so that at
+		 * most limit - k are read.
+		 */
 		if (gear == I8)
-			blk = e - p >= FAST_I8 ? limit - k : 0;
+			room = (size_t)(e - p) > FAST_I8 - 1 ? (size_t)(e - p) - (FAST_I8 - 1) : 0;
 		else if (gear == ANY)
-			blk = p < stop ? (size_t)(stop - 1 - p) / FAST_NUM + 1 : 0;
+			room = p < stop ? (size_t)(stop - p) : 0;
 		else
-			blk = 0;
-		if (blk > limit - k)
-			blk = limit - k;
+			room = 0;
+		blk = room ? limit - k : 0;
+		if (blk && room > 2 * blk - 1)
+			room = 2 * blk - 1;
+		edge = p + room;
 		r = TAKEN_NEXT;
 		if (gear == I8 && blk) {
 			size_t taken;
 
-			/*
-			 * A number starts at least two bytes after the one before:
-			 * starting before p + 2 * blk - 1, at most blk are read.
-			 */
-			r = run_i8(&p, p + 2 * blk - 1 < e - (FAST_I8 - 1) ? p + 2 * blk - 1 :
-				   e - (FAST_I8 - 1), out->v8 + n0 + k, &taken);
+			r = run_i8(&p, edge, out->v8 + n0 + k, &taken);
 			k += taken;
 		} else if (gear == ANY && blk) {
-			int32_t *o = out->v + n0 + k, *oend = o + blk;
+			size_t taken;
 
-			do
-				r = *p == '-' ? fast_any(&p, &o, ulo, span, true) :
-						fast_any(&p, &o, ulo, span, false);
-			while (r == TAKEN_NEXT && o < oend);
-			k = (size_t)(o - (out->v + n0));
+			r = run_any(&p, edge, out->v + n0 + k, ulo, span, &taken);
+			k += taken;
 		}
 		if (r == TAKEN_AFTER)
 			goto after;
 		if (r == TAKEN_NEXT && blk)
 			continue;	/* the block is read: count the next one */
-		if (r == NOT_FAST && is_ws(*p)) {
-			/* White space after ',': the element is still ahead. */
+		/*
+		 * White space after ',' (the element is still ahead), or the
+		 * window's end: a fast gear stops at both.
+		 */
+		if (p == e || is_ws(*p)) {
 			p = skip_ws(p, e);
 			if (p == e)
 				return false;
-			continue;
+			if (blk)
+				continue;
 		}
 		/* The careful gear, one element. */
 		if (k == limit)
