@@ -24,19 +24,28 @@
  * its message, line and column, is the same either way.
  * tests/runtime/test_direct.c loads programs and inputs both ways to show it.
  *
- * A row is read in two gears (issue 20: on the board this was ~140 armhf
- * instructions a number). Where a number has the window's room for its
- * longest fast form ('-', 9 digits and the byte after), it is read with
- * no check of the window's end, its digits unrolled into a 32-bit value,
- * its range checked with one unsigned compare and its value stored in the
- * list's own width (int8 for an i8 destination: no second pass narrows
- * it); runs of such numbers are counted off a block at a time, so the
- * row's length and the window's end cost one counter a number. The rest
- * (numbers of 10 to 18 digits, the last bytes of the window, white space
- * before a number) take the careful gear, ttpu_js_plain_int() with every
- * bound checked, the reader this file had before. Both accept the same
- * texts and give the same values: tests/runtime/test_int_rows.c reads
- * thousands of mutated rows with the direct reader on and off.
+ * A row is read in gears (issue 20: on the board the MLP's inputs cost
+ * 143 to 172 armhf instructions a number, the int64 scan, a capacity and
+ * a 64-bit range check per value, then two more passes over the values in
+ * program_inputs.c). A row of an i8 input (-128..127) goes through
+ * run_i8(): one loop, up to three digits unrolled, each way out of a
+ * number its own store, a range check only for three digits, the value
+ * stored as int8 straight into the list that becomes the input (the
+ * range pass and the copy after it are then free). A row of any other
+ * int32 range goes through run_any(): the same with a digit loop and one
+ * unsigned range compare. Neither checks the window's end per byte: a
+ * number starts only where its longest read stays inside the window
+ * (run_i8()), or before the window's last non-digit byte, where every
+ * digit loop stops (run_any()); nor the row's length per value: numbers
+ * start at least two bytes apart, so a bound on where the next may start
+ * bounds how many are read. What they do not take (white space before a
+ * number, 10 to 18 digits, a value out of range, the window's last bytes,
+ * anything not plain) goes to the careful gear, one element at a time:
+ * ttpu_js_plain_int() with every bound checked, the reader this file had
+ * before, which also leaves the row to json-c as before. All gears accept
+ * the same texts and give the same values: tests/runtime/test_int_rows.c
+ * reads thousands of random inputs documents with the direct reader on
+ * and off.
  */
 #include "text_json_stream.h"
 #include "util.h"
@@ -80,17 +89,17 @@ static ALWAYS_INLINE void put(struct ttpu_int_list *l, size_t at, int32_t v,
 		l->v[at] = v;
 }
 
-
 /* What a fast number did: taken, ',' after it; taken, something else; left. */
 enum fast { TAKEN_NEXT, TAKEN_AFTER, NOT_FAST };
 
 /*
- * i8 numbers (-128..127) from *@pp while they are fast and *@op is
- * before @oend: up to three digits, unrolled; a value is stored after the
- * byte that follows it is read (an int8 store may alias the text). Only
- * three digits need a range check; four are not fast. A number reads at
- * most 5 bytes and steps at most 5 ("-128,"). Apart, and not inlined, so
- * that its loop has the registers to itself.
+ * i8 numbers (-128..127) from *@pp while they are fast and start before
+ * @plimit, stored from @o on (*@taken says how many): up to three digits,
+ * unrolled; a value is stored after the byte that follows it is read (an
+ * int8 store may alias the text). Only three digits need a range check;
+ * four are not fast. A number reads at most FAST_I8 bytes from its start.
+ * Apart, and not inlined, so that its loop has the registers to itself
+ * (about 20 armhf instructions for "-5," and 30 for "-128,").
  */
 #define FAST_I8 5
 
@@ -220,7 +229,7 @@ out:
 	return r;
 }
 
-/* Which fast gear a row takes: none, fast_i8() or fast_any(). */
+/* Which fast gear a row takes: none, run_i8() or run_any(). */
 enum gear { CAREFUL, I8, ANY };
 
 /*
