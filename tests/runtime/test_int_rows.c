@@ -407,4 +407,63 @@ TEST_TIMEOUT(random_inputs_both_ways, TIMEOUT_ROWS)
 	ttpu_program_free(prog);
 }
 
+/*
+ * Every prefix of a document written as json.dumps() writes it (", "
+ * between numbers, here with runs of spaces too), read from a buffer of
+ * exactly its length: a fast gear that skips spaces, or ends a block, at
+ * the text's end must stop there (ASan), and agree with json-c.
+ */
+TEST_TIMEOUT(every_prefix_with_spaces, TIMEOUT_ROWS)
+{
+	static struct outcome direct, jsonc;
+	static const char *const seps[] = { ", ", ",  ", " ,   ", ",", ",        " };
+	unsigned int rs = 7, i, r, c;
+	struct text t = { 0 }, cut = { 0 };
+	struct ttpu_error err;
+	ttpu_program *prog;
+	char why[600], num[16];
+	size_t len;
+
+	ASSERT_EQ(0, ttpu_program_load_buffer(PROGRAM, strlen(PROGRAM), &prog, &err))
+		TH_LOG("%s", err.message);
+	adds(&t, "{\"Z\": [1, -2, 3, 0, -0, 127, -128, 9, 10], \"Y\": [");
+	for (r = 0; r < 3; r++) {
+		adds(&t, r ? ", [" : "[");
+		for (c = 0; c < 11; c++) {
+			snprintf(num, sizeof(num), "%d", (int)(rnd(&rs) % 200000) - 100000);
+			if (c)
+				adds(&t, seps[rnd(&rs) % 5]);
+			adds(&t, num);
+		}
+		adds(&t, "]");
+	}
+	adds(&t, "], \"X\": [");
+	for (r = 0; r < 6; r++) {
+		adds(&t, r ? ", [" : "[");
+		for (c = 0; c < 37; c++) {
+			snprintf(num, sizeof(num), "%d", (int)(rnd(&rs) % 256) - 128);
+			if (c)
+				adds(&t, seps[rnd(&rs) % 5]);
+			adds(&t, num);
+		}
+		adds(&t, "]");
+	}
+	adds(&t, "]}");
+	for (len = 0; len <= t.len; len++) {
+		cut.len = 0;
+		add(&cut, t.s, len);
+		for (i = FROM_MEMORY; i <= PROGRAM_FIRST; i += PROGRAM_FIRST - FROM_MEMORY) {
+			read_one(prog, &cut, (enum way)i, true, &direct);
+			read_one(prog, &cut, (enum way)i, false, &jsonc);
+			ASSERT_TRUE(same(&direct, &jsonc, why, sizeof(why)))
+				TH_LOG("prefix of %zu bytes, %s: %s", len, way_names[i], why);
+		}
+	}
+	/* The whole text reads. */
+	EXPECT_EQ(0, direct.rc) TH_LOG("%s", direct.err.message);
+	free(t.s);
+	free(cut.s);
+	ttpu_program_free(prog);
+}
+
 TEST_HARNESS_MAIN

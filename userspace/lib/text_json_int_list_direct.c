@@ -148,13 +148,14 @@ static __attribute__((noinline)) enum fast run_i8(const unsigned char **pp,
 			STORE(neg, v, 3);			\
 			break;					\
 		}						\
-		/* "0" (not "01"); or white space, or not plain. */ \
+		/* "0" (not "01"); or spaces, or not plain. */	\
 		if (a || c - '0' <= 9)				\
-			goto not_fast;				\
+			goto other_##neg;			\
 		STORE(neg, 0u, 1);				\
 	} while (0)
 
 	do {
+number:
 		q = p;
 		if (*q != '-') {
 			NUMBER(0);
@@ -165,6 +166,17 @@ static __attribute__((noinline)) enum fast run_i8(const unsigned char **pp,
 		o++;
 	} while (p < plimit);
 	goto out;
+other_0:
+	/* Spaces after ',' (json.dumps() writes ", "): on to the number. */
+	while (*p == ' ' && ++p < plimit)
+		;
+	if (p == q)
+		goto not_fast;		/* not a space: white space, or not plain */
+	if (p < plimit)
+		goto number;
+	goto out;
+other_1:
+	goto not_fast;			/* "- 1", "-a": not plain */
 #undef NUMBER
 #undef STORE
 not_fast:
@@ -203,6 +215,13 @@ static __attribute__((noinline)) enum fast run_any(const unsigned char **pp,
 				goto not_fast;
 		} else if (!v && (uint32_t)q[1] - '0' > 9) {
 			q++;			/* "0"; not "01" */
+		} else if (*p == ' ') {
+			/* Spaces after ',' (json.dumps() writes ", "): on to the number. */
+			while (*p == ' ' && ++p < plimit)
+				;
+			if (p < plimit)
+				continue;
+			goto out;
 		} else {
 			goto not_fast;		/* white space, or not plain */
 		}
