@@ -97,22 +97,26 @@ enum fast { TAKEN_NEXT, TAKEN_AFTER, NOT_FAST };
  * @plimit, stored from @o on (*@taken says how many): up to three digits,
  * unrolled; a value is stored after the byte that follows it is read (an
  * int8 store may alias the text). Only three digits need a range check;
- * four are not fast. A number reads at most FAST_I8 bytes from its start.
- * Apart, and not inlined, so that its loop has the registers to itself
- * (about 20 armhf instructions for "-5," and 30 for "-128,").
+ * four are not fast. A number reads at most FAST_I8 bytes from its start
+ * (one more @spaced). Apart, and not inlined, so that its loop has the
+ * registers to itself (about 20 armhf instructions for "-5," and 30 for
+ * "-128,").
  */
 #define FAST_I8 5
 
-static __attribute__((noinline)) enum fast run_i8(const unsigned char **pp,
-						  const unsigned char *plimit,
-						  int8_t *o, size_t *taken)
+static ALWAYS_INLINE enum fast run_i8_w(const unsigned char **pp,
+					const unsigned char *plimit,
+					int8_t *o, size_t *taken, const bool spaced)
 {
 	const unsigned char *p = *pp, *q;
 	int8_t *o0 = o;
 	uint32_t a, v, c;
 	enum fast r = TAKEN_NEXT;
 
-/* Take @val, @len digits at q (its sign, @neg, before them). */
+/*
+ * Take @val, @len digits at q (its sign, @neg, before them), and the
+ * ',' after it, and when @spaced a space after that.
+ */
 #define STORE(neg, val, len)				\
 	do {						\
 		*o = (int8_t)((neg) ? -(val) : (val));	\
@@ -123,6 +127,8 @@ static __attribute__((noinline)) enum fast run_i8(const unsigned char **pp,
 			goto out;			\
 		}					\
 		p = q + (len) + 1;			\
+		if (spaced)				\
+			p += *p == ' ';			\
 	} while (0)
 /* The number at q; each exit its own store, so no exit joins another. */
 #define NUMBER(neg)						\
@@ -148,14 +154,13 @@ static __attribute__((noinline)) enum fast run_i8(const unsigned char **pp,
 			STORE(neg, v, 3);			\
 			break;					\
 		}						\
-		/* "0" (not "01"); or spaces, or not plain. */	\
+		/* "0" (not "01"); or white space, or not plain. */ \
 		if (a || c - '0' <= 9)				\
-			goto other_##neg;			\
+			goto not_fast;				\
 		STORE(neg, 0u, 1);				\
 	} while (0)
 
 	do {
-number:
 		q = p;
 		if (*q != '-') {
 			NUMBER(0);
@@ -166,17 +171,6 @@ number:
 		o++;
 	} while (p < plimit);
 	goto out;
-other_0:
-	/* Spaces after ',' (json.dumps() writes ", "): on to the number. */
-	while (*p == ' ' && ++p < plimit)
-		;
-	if (p == q)
-		goto not_fast;		/* not a space: white space, or not plain */
-	if (p < plimit)
-		goto number;
-	goto out;
-other_1:
-	goto not_fast;			/* "- 1", "-a": not plain */
 #undef NUMBER
 #undef STORE
 not_fast:
@@ -185,6 +179,21 @@ out:
 	*pp = p;
 	*taken = (size_t)(o - o0);
 	return r;
+}
+
+/* Numbers separated by ',' alone; by ", " (json.dumps()), one more read. */
+static __attribute__((noinline)) enum fast run_i8(const unsigned char **pp,
+						  const unsigned char *plimit,
+						  int8_t *o, size_t *taken)
+{
+	return run_i8_w(pp, plimit, o, taken, false);
+}
+
+static __attribute__((noinline)) enum fast run_i8_spaced(const unsigned char **pp,
+							 const unsigned char *plimit,
+							 int8_t *o, size_t *taken)
+{
+	return run_i8_w(pp, plimit, o, taken, true);
 }
 
 /*
@@ -267,6 +276,7 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 	const unsigned char *p = t + *i + 1, *e = t + end, *stop = p, *edge;
 	const uint32_t ulo = (uint32_t)lo, span = (uint32_t)((uint64_t)hi - (uint64_t)lo);
 	size_t n0 = out->n, k = 0, limit, blk, room, at;
+	bool spaced = false;
 	enum fast r;
 	int64_t v64;
 
@@ -300,7 +310,8 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 		 * most limit - k are read.
 		 */
 		if (gear == I8)
-			room = (size_t)(e - p) > FAST_I8 - 1 ? (size_t)(e - p) - (FAST_I8 - 1) : 0;
+			room = (size_t)(e - p) > FAST_I8 - 1 + (size_t)spaced ?
+			       (size_t)(e - p) - (FAST_I8 - 1 + (size_t)spaced) : 0;
 		else if (gear == ANY)
 			room = p < stop ? (size_t)(stop - p) : 0;
 		else
@@ -313,7 +324,7 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 		if (gear == I8 && blk) {
 			size_t taken;
 
-			r = run_i8(&p, edge, out->v8 + n0 + k, &taken);
+			r = (spaced ? run_i8_spaced : run_i8)(&p, edge, out->v8 + n0 + k, &taken);
 			k += taken;
 		} else if (gear == ANY && blk) {
 			size_t taken;
@@ -330,6 +341,8 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 		 * window's end: a fast gear stops at both.
 		 */
 		if (p == e || is_ws(*p)) {
+			/* A space after ',': the row is spaced (i8 rows' own loop). */
+			spaced = true;
 			p = skip_ws(p, e);
 			if (p == e)
 				return false;
