@@ -188,10 +188,13 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 
 /*
  * Room for the shape's values, as far as the window's text can hold them
- * (at most one value every two bytes): a short text for a huge shape
- * reserves little, and most lists never grow. Only a hint: on failure the
- * values are added as they come.
+ * (at most one value every two bytes) and up to 2^20 of them: a short
+ * text for a huge shape reserves little, a hostile one no more than
+ * 4 MiB, and most lists never grow. Only a hint: on failure the values
+ * are added as they come.
  */
+#define RESERVE_MAX ((uint64_t)1 << 20)
+
 static void reserve_shape(struct ttpu_jstream *js, struct ttpu_int_list *l,
 			  int rank, uint64_t rows, uint64_t cols)
 {
@@ -201,6 +204,8 @@ static void reserve_shape(struct ttpu_jstream *js, struct ttpu_int_list *l,
 
 	if (n > room)
 		n = room;
+	if (n > RESERVE_MAX)
+		n = RESERVE_MAX;
 	if (n && (l->width == 1 ? !ttpu_resize(&l->v8, (size_t)n, sizeof(*l->v8)) :
 		  !ttpu_resize(&l->v, (size_t)n, sizeof(*l->v))))
 		l->cap = (size_t)n;

@@ -68,7 +68,10 @@ static inline const unsigned char *skip_ws(const unsigned char *p,
 	return p;
 }
 
-/* Room for @more values after the @n in @l; apart so the loops stay small. */
+/*
+ * Room for @more values after the @n in @l (a row's values are added past
+ * @n before it is moved on); apart so the loops stay small.
+ */
 static __attribute__((noinline)) bool reserve(struct ttpu_int_list *l, size_t more)
 {
 	size_t cap = l->cap;
@@ -280,15 +283,10 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 	enum fast r;
 	int64_t v64;
 
-	/*
-	 * A row that ends in the window has at most one value every two of its
-	 * bytes: room for all of them once, none checked per value.
-	 */
+	/* A row that ends in the window has at most one value every two bytes. */
 	limit = (size_t)(e - p) / 2 + 1;
 	if (limit > max)
 		limit = max;
-	if (out->cap - n0 < limit && !reserve(out, limit))
-		return false;
 	/* The last byte of the window that is not a digit: run_any()'s stop. */
 	if (gear == ANY) {
 		for (stop = e; stop > p && (unsigned char)(stop[-1] - '0') <= 9; stop--)
@@ -317,6 +315,18 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 		else
 			room = 0;
 		blk = room ? limit - k : 0;
+		/*
+		 * Room in the list for a block's values, checked once a block:
+		 * grown as they come (doubling), never ahead of the text.
+		 */
+		if (blk > out->cap - (n0 + k)) {
+			size_t more = n0 + k > 4096 ? n0 + k : 4096;
+
+			if (!reserve(out, k + (more < blk ? more : blk)))
+				return false;
+			if (blk > out->cap - (n0 + k))
+				blk = out->cap - (n0 + k);
+		}
 		if (blk && room > 2 * blk - 1)
 			room = 2 * blk - 1;
 		edge = p + room;
@@ -350,7 +360,7 @@ static ALWAYS_INLINE bool scan_row(const char *s, size_t *i, size_t end,
 				continue;
 		}
 		/* The careful gear, one element. */
-		if (k == limit)
+		if (k == limit || (n0 + k == out->cap && !reserve(out, k + 1)))
 			return false;
 		at = (size_t)(p - t);
 		if (!ttpu_js_plain_int(s, &at, end, &v64))
