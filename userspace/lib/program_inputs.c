@@ -146,9 +146,50 @@ int ttpu_inputs_set(ttpu_inputs *in, const char *name, const int32_t *values,
 	return store(in, b, values, err);
 }
 
+/*
+ * Input @b from @l, checked against its shape and range: its values are
+ * taken as they are where they are in @b's dtype already (the list was
+ * read for it), so a read input is not copied again.
+ */
+static int store_list(ttpu_inputs *in, const struct ttpu_buffer *b,
+		      struct ttpu_int_list *l, struct ttpu_error *err)
+{
+	size_t size = b->dtype == TTPU_DTYPE_I8 ? 1 : 4, cap = l->cap, i;
+	void *data = NULL;
+
+	/* A list read for i8 holds only i8 values, so this is never narrowing. */
+	if (l->width == 1 && size == 4) {
+		if (ttpu_resize(&l->v, l->n ? l->n : 1, sizeof(*l->v)))
+			return ttpu_error_nomem(err, "storing an input");
+		for (i = 0; i < l->n; i++)
+			l->v[i] = l->v8[i];
+		return store(in, b, l->v, err);
+	}
+	if (size == 1 && l->width == 1) {
+		data = l->v8;
+		l->v8 = NULL;
+	} else if (size == 4) {
+		data = l->v;
+		l->v = NULL;
+	}
+	if (!data)
+		return store(in, b, l->v, err);
+	l->cap = 0;
+	/* Give back what the list held beyond the values (in place). */
+	if (l->n && l->n < cap) {
+		void *shrunk = realloc(data, l->n * size);
+
+		if (shrunk)
+			data = shrunk;
+	}
+	free(in->values[b->input_index]);
+	in->values[b->input_index] = data;
+	return 0;
+}
+
 int ttpu_inputs_set_list(ttpu_inputs *in, struct ttpu_jstream *js,
 			 const char *path, const char *name,
-			 const struct ttpu_int_list *l)
+			 struct ttpu_int_list *l)
 {
 	const struct ttpu_buffer *b;
 	int ret;
@@ -161,7 +202,7 @@ int ttpu_inputs_set_list(ttpu_inputs *in, struct ttpu_jstream *js,
 					     ttpu_dtype_min(b->dtype), ttpu_dtype_max(b->dtype),
 					     b->dtype == TTPU_DTYPE_I8 ? "i8" : "i32");
 	if (!ret)
-		ret = store(in, b, l->v, js->err);
+		ret = store_list(in, b, l, js->err);
 	if (ret) {
 		if (js->err && !js->err->line)
 			ttpu_js_locate(js, l->offset);
@@ -197,10 +238,11 @@ int ttpu_inputs_read_object(ttpu_inputs *in, struct ttpu_jstream *js,
 		}
 		seen[b->input_index] = true;
 		ttpu_js_path(ipath, sizeof(ipath), "%s.%s", path, b->name);
-		ret = ttpu_js_int_list_shaped(js, ipath, ttpu_dtype_min(b->dtype),
-					      ttpu_dtype_max(b->dtype),
-					      b->dtype == TTPU_DTYPE_I8 ? "i8" : "i32",
-					      b->rank, b->rows, b->cols, &l);
+		ret = ttpu_js_int_list_shaped_w(js, ipath, ttpu_dtype_min(b->dtype),
+						ttpu_dtype_max(b->dtype),
+						b->dtype == TTPU_DTYPE_I8 ? "i8" : "i32",
+						b->rank, b->rows, b->cols,
+						b->dtype == TTPU_DTYPE_I8 ? 1 : 4, &l);
 		if (ret) {
 			ttpu_error_at_buffer(js->err, b->name);
 			break;

@@ -21,10 +21,13 @@ const struct ttpu_program *ttpu_inputs_program(const ttpu_inputs *in);
 /* Stream an object { NAME: nested lists, ... } at the cursor into @in. */
 int ttpu_inputs_read_object(ttpu_inputs *in, struct ttpu_jstream *js,
 			    const char *path);
-/* Set input @name from a list read before the program was known. */
+/*
+ * Set input @name from a list (read before the program was known, or
+ * for it): its values may be taken from @l, which is freed as before.
+ */
 int ttpu_inputs_set_list(ttpu_inputs *in, struct ttpu_jstream *js,
 			 const char *path, const char *name,
-			 const struct ttpu_int_list *l);
+			 struct ttpu_int_list *l);
 /* An InputError naming the first input that was not set, or 0. */
 int ttpu_inputs_check_complete(const ttpu_inputs *in, struct ttpu_error *err);
 

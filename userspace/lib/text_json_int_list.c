@@ -22,6 +22,7 @@
 void ttpu_int_list_free(struct ttpu_int_list *l)
 {
 	free(l->v);
+	free(l->v8);
 	free(l->row_len);
 	memset(l, 0, sizeof(*l));
 }
@@ -29,9 +30,13 @@ void ttpu_int_list_free(struct ttpu_int_list *l)
 static int list_push(struct ttpu_jstream *js, struct ttpu_int_list *l,
 		     int32_t v)
 {
-	if (ttpu_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+	if (l->width == 1 ? ttpu_grow(&l->v8, &l->cap, l->n + 1, sizeof(*l->v8)) :
+	    ttpu_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
 		return ttpu_error_nomem(js->err, "reading a list of integers");
-	l->v[l->n++] = v;
+	if (l->width == 1)
+		l->v8[l->n++] = (int8_t)v;
+	else
+		l->v[l->n++] = v;
 	return 0;
 }
 
@@ -170,13 +175,46 @@ static long long row_overflow(struct ttpu_jstream *js, uint64_t max)
 int ttpu_js_int_list(struct ttpu_jstream *js, const char *path, int64_t lo,
 		     int64_t hi, const char *dtype, struct ttpu_int_list *out)
 {
-	return ttpu_js_int_list_shaped(js, path, lo, hi, dtype, 0, 0, 0, out);
+	return ttpu_js_int_list_shaped_w(js, path, lo, hi, dtype, 0, 0, 0, 4, out);
 }
 
 int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 			    int64_t lo, int64_t hi, const char *dtype,
 			    int rank, uint64_t rows, uint64_t cols,
 			    struct ttpu_int_list *out)
+{
+	return ttpu_js_int_list_shaped_w(js, path, lo, hi, dtype, rank, rows, cols, 4, out);
+}
+
+/*
+ * Room for the shape's values, as far as the window's text can hold them
+ * (at most one value every two bytes) and up to 2^20 of them: a short
+ * text for a huge shape reserves little, a hostile one no more than
+ * 4 MiB, and most lists never grow. Only a hint: on failure the values
+ * are added as they come.
+ */
+#define RESERVE_MAX ((uint64_t)1 << 20)
+
+static void reserve_shape(struct ttpu_jstream *js, struct ttpu_int_list *l,
+			  int rank, uint64_t rows, uint64_t cols)
+{
+	uint64_t n = rank == 1 ? cols : rank == 2 && (!cols || rows <= UINT64_MAX / cols) ?
+		     rows * cols : 0;
+	uint64_t room = (js->len - js->pos) / 2 + 1;
+
+	if (n > room)
+		n = room;
+	if (n > RESERVE_MAX)
+		n = RESERVE_MAX;
+	if (n && (l->width == 1 ? !ttpu_resize(&l->v8, (size_t)n, sizeof(*l->v8)) :
+		  !ttpu_resize(&l->v, (size_t)n, sizeof(*l->v))))
+		l->cap = (size_t)n;
+}
+
+int ttpu_js_int_list_shaped_w(struct ttpu_jstream *js, const char *path,
+			      int64_t lo, int64_t hi, const char *dtype,
+			      int rank, uint64_t rows, uint64_t cols, int width,
+			      struct ttpu_int_list *out)
 {
 	unsigned long long r = rows, n = cols;
 	char where[TTPU_ERROR_NAME_MAX + 24];
@@ -189,8 +227,14 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 	int ret, c;
 
 	memset(out, 0, sizeof(*out));
+	/* A value outside the range is an error: none is ever narrowed. */
+	out->width = width == 1 && lo >= INT8_MIN && hi <= INT8_MAX ? 1 : 4;
+	out->lo = lo;
+	out->hi = hi;
 	ret = ttpu_js_array_begin(js, path);
 	out->offset = ttpu_js_mark_elem(js);
+	if (!ret)
+		reserve_shape(js, out, rank, rows, cols);
 	while (!ret && (ret = ttpu_js_array_next(js, path, &first)) > 0) {
 		c = ttpu_js_peek(js);
 		/* A known shape: the first element too many is the error. */
@@ -349,13 +393,16 @@ int ttpu_js_int_list_range(struct ttpu_jstream *js, const char *path,
 	long row, col;
 	int ret;
 
+	/* Read against a range inside this one: every value is in it. */
+	if (l->lo >= lo && l->hi <= hi)
+		return 0;
 	for (i = 0; i < l->n; i++) {
-		if (l->v[i] >= lo && l->v[i] <= hi)
+		if (ttpu_int_list_get(l, i) >= lo && ttpu_int_list_get(l, i) <= hi)
 			continue;
 		row = rank == 1 ? -1 : (long)(i / cols);
 		col = (long)(rank == 1 ? i : i % cols);
 		ret = bad_value(js, l->offset, path, row, col, (long)i,
-				"value %d does not fit %s (%lld..%lld)", l->v[i],
+				"value %d does not fit %s (%lld..%lld)", ttpu_int_list_get(l, i),
 				dtype, (long long)lo, (long long)hi);
 		return ret;
 	}

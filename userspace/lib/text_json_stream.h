@@ -177,13 +177,22 @@ int ttpu_js_more(struct ttpu_jstream *js);
  * yet (a buffer's "data" can come before its "shape").
  */
 struct ttpu_int_list {
-	int32_t *v;
+	int32_t *v;			/* the values, when width is 4 */
+	int8_t *v8;			/* the values, when width is 1 */
 	size_t n, cap;
 	uint32_t *row_len;		/* depth 2: length of each row */
 	size_t nrows, rows_cap;
 	int depth;			/* 0: empty list, 1 or 2 */
+	int width;			/* bytes a value: 4, or 1 for an i8 range */
+	int64_t lo, hi;			/* the range every value was checked against */
 	ttpu_js_pos offset;		/* of the list in the text */
 };
+
+/* Value @i of @l, whatever its width. */
+static inline int32_t ttpu_int_list_get(const struct ttpu_int_list *l, size_t i)
+{
+	return l->width == 1 ? l->v8[i] : l->v[i];
+}
 
 /*
  * Read the list at the cursor, element by element (a row at a time).
@@ -202,6 +211,15 @@ int ttpu_js_int_list_shaped(struct ttpu_jstream *js, const char *path,
 			    int64_t lo, int64_t hi, const char *dtype,
 			    int rank, uint64_t rows, uint64_t cols,
 			    struct ttpu_int_list *out);
+/*
+ * The same, the values kept in @width bytes each: 1 (in v8, for a range
+ * inside i8: an i8 input's values read straight into what the run uses)
+ * or 4 (in v).
+ */
+int ttpu_js_int_list_shaped_w(struct ttpu_jstream *js, const char *path,
+			      int64_t lo, int64_t hi, const char *dtype,
+			      int rank, uint64_t rows, uint64_t cols, int width,
+			      struct ttpu_int_list *out);
 void ttpu_int_list_free(struct ttpu_int_list *l);
 /*
  * A plain integer (optional '-', 0 or [1-9][0-9]* of at most 18 digits)
@@ -249,8 +267,9 @@ struct ttpu_direct_ints {
 /*
  * The element at the cursor (a row of at most @max integers when @row,
  * else one integer) read straight from the window, without json-c, when
- * it is plain (see text_json_int_list_direct.c): true with its values appended to @out (each outside [@lo, @hi]
- * as 0, the first of them in @d), the cursor after it and
+ * it is plain (see text_json_int_list_direct.c): true with its values
+ * appended to @out in its width (each outside [@lo, @hi] as 0, the first
+ * of them in @d), the cursor after it and
  * js->elem_start/elem_mark on it, as ttpu_js_value() leaves them; false
  * ("not mine") with @js and @out untouched, for json-c to read it and
  * report any error in it.
@@ -270,7 +289,10 @@ extern bool ttpu_int_lists_direct;
 int ttpu_js_int_list_shape(struct ttpu_jstream *js, const char *path,
 			   const struct ttpu_int_list *l, int rank,
 			   uint64_t rows, uint64_t cols);
-/* Every value of @l in [@lo, @hi]; @rank/@cols give each element's place. */
+/*
+ * Every value of @l in [@lo, @hi]; @rank/@cols give each element's place.
+ * Free when @l was read against a range inside [@lo, @hi].
+ */
 int ttpu_js_int_list_range(struct ttpu_jstream *js, const char *path,
 			   const struct ttpu_int_list *l, int rank,
 			   uint64_t cols, int64_t lo, int64_t hi,
