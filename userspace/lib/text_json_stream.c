@@ -110,13 +110,20 @@ ttpu_js_pos ttpu_js_mark(struct ttpu_jstream *js, size_t offset)
 		js->at_line = js->line;
 		js->at_column = js->column;
 	}
-	for (i = js->at; i < offset; i++) {
-		if (js->text[i] == '\n') {
-			js->at_line++;
-			js->at_column = 1;
-		} else {
-			js->at_column++;
+	/*
+	 * A line at a time (memchr): a served request is one long line, and a
+	 * list's mark walks over every input before it.
+	 */
+	for (i = js->at; i < offset;) {
+		const char *nl = memchr(js->text + i, '\n', offset - i);
+
+		if (!nl) {
+			js->at_column += (uint32_t)(offset - i);
+			break;
 		}
+		js->at_line++;
+		js->at_column = 1;
+		i = (size_t)(nl - js->text) + 1;
 	}
 	js->at = offset;
 	return (uint64_t)js->at_line << 32 | js->at_column;
