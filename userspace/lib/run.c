@@ -373,7 +373,12 @@ static int run_matmul(struct runner *rn, const struct ttpu_stage *st,
 	long first_bad = -1;
 	int ret, bad = 0;
 
-	ttpu_stage_host_jobs(rn->ctx.prog, st, rn->host_job);
+	/* The replay table is the program's; one without host chains never makes it. */
+	if (ttpu_stage_host_jobs(rn->ctx.prog, st, rn->host_job) && !rn->table) {
+		rn->table = ttpu_replay_table_of(rn->ctx.prog);
+		if (!rn->table)
+			return ttpu_error_nomem(err, "tabling the host chains' steps");
+	}
 	ret = compute_and_replay(rn, st, err);
 	if (ret)
 		return ret;
@@ -461,9 +466,8 @@ int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
 	rn.host_job = malloc(rn.plan->max_stage_jobs + 1);
 	rn.replays = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.replays));
 	rn.items = malloc((rn.plan->max_stage_jobs + 1) * sizeof(*rn.items));
-	rn.table = ttpu_replay_table_of(prog);
 	if (!rn.ctx.tmp || !rn.sums || !rn.prod_first || !rn.host_job || !rn.replays ||
-	    !rn.items || !rn.table) {
+	    !rn.items) {
 		ret = ttpu_error_nomem(err, "starting a run");
 		goto out;
 	}

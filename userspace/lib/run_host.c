@@ -129,6 +129,40 @@ int64_t ttpu_host_window_maxabs(const struct ttpu_run_ctx *ctx,
 	return m;
 }
 
+/*
+ * The epilogue of an i32 window with an i32 bias (or none), a row at a
+ * time: every element's bias add checked, then its relu. Fusing the two
+ * per element is the same run: the first element whose add overflows is
+ * still the first in window order, and a failed run keeps nothing.
+ */
+static int epilogue_i32(struct ttpu_run_ctx *ctx, uint32_t cmd, const struct ttpu_window *dst,
+			uint32_t nr, uint32_t nc, uint32_t bias, bool relu,
+			struct ttpu_error *err)
+{
+	const struct ttpu_buffer *b = &ctx->prog->buffers[dst->buf];
+	const int32_t *bv = bias == TTPU_NO_BUFFER ? NULL :
+			    (const int32_t *)ctx->data[bias] + dst->c;
+	int32_t *d = ctx->data[dst->buf];
+
+	for (uint32_t i = 0; i < nr; i++) {
+		size_t e0 = (size_t)(dst->r + i) * b->cols + dst->c;
+		int32_t *row = d + e0;
+
+		for (uint32_t j = 0; j < nc; j++) {
+			int64_t v = row[j];
+
+			if (bv) {
+				v += bv[j];
+				if (v < INT32_MIN || v > INT32_MAX)
+					return ttpu_host_range_error(ctx, cmd, dst->buf, e0 + j, v,
+								     "+= bias", err);
+			}
+			row[j] = (int32_t)(relu && v < 0 ? 0 : v);
+		}
+	}
+	return 0;
+}
+
 int ttpu_host_epilogue(struct ttpu_run_ctx *ctx, uint32_t cmd,
 		       const struct ttpu_window *dst, uint32_t bias, bool relu,
 		       struct ttpu_error *err)
@@ -142,6 +176,9 @@ int ttpu_host_epilogue(struct ttpu_run_ctx *ctx, uint32_t cmd,
 	if (!nr || !nc || (bias == TTPU_NO_BUFFER && !relu))
 		return 0;
 	ctx->version[dst->buf]++;
+	if (b->dtype == TTPU_DTYPE_I32 &&
+	    (bias == TTPU_NO_BUFFER || prog->buffers[bias].dtype == TTPU_DTYPE_I32))
+		return epilogue_i32(ctx, cmd, dst, nr, nc, bias, relu, err);
 	if (bias != TTPU_NO_BUFFER) {
 		const struct ttpu_buffer *bb = &prog->buffers[bias];
 		const void *bd = ctx->data[bias];
