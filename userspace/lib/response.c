@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "run.h"
@@ -113,12 +114,48 @@ static void w_flush(struct writer *w)
 	w->n = 0;
 }
 
+/*
+ * A long piece (the passes list: megabytes) straight to the stream's file
+ * descriptor once the stream is flushed: through fwrite() stdio would copy
+ * up to a buffer's worth of it first (a megabyte on ttpu-run's stdout).
+ * A stream without a descriptor (fmemopen(), open_memstream()) takes
+ * fwrite().
+ */
+static void w_direct(struct writer *w, const char *s, size_t len)
+{
+	int fd;
+
+	w_flush(w);
+	if (w->error)
+		return;
+	if (fflush(w->f)) {
+		w->error = errno ? errno : EIO;
+		return;
+	}
+	fd = fileno(w->f);
+	if (fd < 0) {
+		if (fwrite(s, 1, len, w->f) != len)
+			w->error = errno ? errno : EIO;
+		return;
+	}
+	while (len) {
+		ssize_t k = write(fd, s, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			w->error = k < 0 ? errno : EIO;
+			return;
+		}
+		s += k;
+		len -= (size_t)k;
+	}
+}
+
 static void w_mem(struct writer *w, const char *s, size_t len)
 {
 	if (len >= sizeof(w->buf)) {	/* straight from where it is */
-		w_flush(w);
-		if (!w->error && fwrite(s, 1, len, w->f) != len)
-			w->error = errno ? errno : EIO;
+		w_direct(w, s, len);
 		return;
 	}
 	while (len) {

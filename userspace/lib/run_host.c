@@ -112,18 +112,29 @@ int64_t ttpu_host_window_maxabs(const struct ttpu_run_ctx *ctx,
 {
 	const struct ttpu_buffer *b = &ctx->prog->buffers[dst->buf];
 	const void *d = ctx->data[dst->buf];
-	int64_t m = 0;
-	uint32_t nr, nc;
+	uint32_t nr, nc, m = 0;
 
 	clip(b, dst, &nr, &nc);
+	/* |v| of an int32 fits in uint32 (2^31 too): a row at a time, by dtype. */
 	for (uint32_t i = 0; i < nr; i++) {
-		for (uint32_t j = 0; j < nc; j++) {
-			int64_t v = get(b, d, (size_t)(dst->r + i) * b->cols + dst->c + j);
+		size_t e0 = (size_t)(dst->r + i) * b->cols + dst->c;
 
-			if (v < 0)
-				v = -v;
-			if (v > m)
-				m = v;
+		if (b->dtype == TTPU_DTYPE_I32) {
+			const int32_t *row = (const int32_t *)d + e0;
+
+			for (uint32_t j = 0; j < nc; j++) {
+				uint32_t a = row[j] < 0 ? 0u - (uint32_t)row[j] : (uint32_t)row[j];
+
+				m = a > m ? a : m;
+			}
+		} else {
+			const int8_t *row = (const int8_t *)d + e0;
+
+			for (uint32_t j = 0; j < nc; j++) {
+				uint32_t a = (uint32_t)(row[j] < 0 ? -row[j] : row[j]);
+
+				m = a > m ? a : m;
+			}
 		}
 	}
 	return m;
