@@ -98,11 +98,21 @@ void ttpu_host_acc_add_unchecked(struct ttpu_run_ctx *ctx,
 	if (!nr || !nc)
 		return;
 	ctx->version[dst->buf]++;
+	/* A row at a time, by dtype (the caller proved every sum fits). */
 	for (uint32_t i = 0; i < nr; i++) {
-		for (uint32_t j = 0; j < nc; j++) {
-			size_t e = (size_t)(dst->r + i) * b->cols + dst->c + j;
+		size_t e0 = (size_t)(dst->r + i) * b->cols + dst->c;
+		const int32_t *a = add + i * TTPU_TILE;
 
-			put(b, d, e, get(b, d, e) + add[i * TTPU_TILE + j]);
+		if (b->dtype == TTPU_DTYPE_I32) {
+			int32_t *row = (int32_t *)d + e0;
+
+			for (uint32_t j = 0; j < nc; j++)
+				row[j] = (int32_t)((int64_t)row[j] + a[j]);
+		} else {
+			int8_t *row = (int8_t *)d + e0;
+
+			for (uint32_t j = 0; j < nc; j++)
+				row[j] = (int8_t)((int64_t)row[j] + a[j]);
 		}
 	}
 }
