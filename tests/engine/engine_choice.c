@@ -14,14 +14,19 @@
 
 #define MISSING "/nonexistent-dir/npukit9"
 
-/* A two-layer program whose second layer reads the first one's result. */
+/*
+ * A two-layer program whose second layer reads the first one's result:
+ * H accumulated in i32 (so on the device: the runner computes chains into
+ * i8 itself, run_split.h), narrowed to i8 by a host_relu into Q.
+ */
 static const char program[] =
 	"{\"format\":\"ttpu\",\"version\":1,\"tile\":4,\"name\":\"two\",\"buffers\":{"
 	"\"X\":{\"dtype\":\"i8\",\"shape\":[5,6],\"kind\":\"input\"},"
 	"\"W\":{\"dtype\":\"i8\",\"shape\":[6,9],\"kind\":\"const\",\"data\":"
 	"[[1,-1,0,1,2,-2,1,0,1],[0,1,1,-1,0,1,2,-1,0],[1,1,1,1,1,1,1,1,1],"
 	"[-1,0,2,0,-2,0,1,1,-1],[2,2,-1,-1,0,0,1,-2,1],[0,0,0,1,1,1,-1,-1,2]]},"
-	"\"H\":{\"dtype\":\"i8\",\"shape\":[5,9],\"kind\":\"temp\"},"
+	"\"H\":{\"dtype\":\"i32\",\"shape\":[5,9],\"kind\":\"temp\"},"
+	"\"Q\":{\"dtype\":\"i8\",\"shape\":[5,9],\"kind\":\"temp\"},"
 	"\"V\":{\"dtype\":\"i8\",\"shape\":[9,3],\"kind\":\"const\",\"data\":"
 	"[[127,-128,3],[1,2,3],[-5,6,-7],[8,9,10],[100,-100,50],[0,0,1],[1,0,0],[2,2,2],[-1,-1,-1]]},"
 	"\"Y\":{\"dtype\":\"i32\",\"shape\":[5,3],\"kind\":\"temp\"}},"
@@ -34,11 +39,12 @@ static const char program[] =
 	"{\"op\":\"acc\",\"pass\":2,\"dst\":{\"buf\":\"H\",\"r\":4,\"c\":4}},"
 	"{\"op\":\"pass\",\"id\":3,\"a\":{\"buf\":\"X\",\"r\":0,\"c\":0},\"b\":{\"buf\":\"W\",\"r\":0,\"c\":8}},"
 	"{\"op\":\"acc\",\"pass\":3,\"dst\":{\"buf\":\"H\",\"r\":0,\"c\":8}},"
-	"{\"op\":\"pass\",\"id\":4,\"a\":{\"buf\":\"H\",\"r\":0,\"c\":0},\"b\":{\"buf\":\"V\",\"r\":0,\"c\":0}},"
+	"{\"op\":\"host_relu\",\"dst\":\"Q\",\"src\":\"H\"},"
+	"{\"op\":\"pass\",\"id\":4,\"a\":{\"buf\":\"Q\",\"r\":0,\"c\":0},\"b\":{\"buf\":\"V\",\"r\":0,\"c\":0}},"
 	"{\"op\":\"acc\",\"pass\":4,\"dst\":{\"buf\":\"Y\",\"r\":0,\"c\":0}},"
-	"{\"op\":\"pass\",\"id\":5,\"a\":{\"buf\":\"H\",\"r\":0,\"c\":4},\"b\":{\"buf\":\"V\",\"r\":4,\"c\":0}},"
+	"{\"op\":\"pass\",\"id\":5,\"a\":{\"buf\":\"Q\",\"r\":0,\"c\":4},\"b\":{\"buf\":\"V\",\"r\":4,\"c\":0}},"
 	"{\"op\":\"acc\",\"pass\":5,\"dst\":{\"buf\":\"Y\",\"r\":0,\"c\":0}},"
-	"{\"op\":\"pass\",\"id\":6,\"a\":{\"buf\":\"H\",\"r\":4,\"c\":8},\"b\":{\"buf\":\"V\",\"r\":8,\"c\":0}},"
+	"{\"op\":\"pass\",\"id\":6,\"a\":{\"buf\":\"Q\",\"r\":4,\"c\":8},\"b\":{\"buf\":\"V\",\"r\":8,\"c\":0}},"
 	"{\"op\":\"acc\",\"pass\":6,\"dst\":{\"buf\":\"Y\",\"r\":4,\"c\":0}}]}";
 static const char inputs[] =
 	"{\"X\":[[1,0,-1,1,0,1],[0,1,1,0,-1,0],[1,1,1,1,1,1],[-1,0,0,1,0,-1],[0,0,1,0,1,0]]}";

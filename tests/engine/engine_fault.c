@@ -56,8 +56,11 @@ static void fault_arm(int at, const char *knob, unsigned long val)
 }
 
 /*
- * Three dependent layers, X[8,16] -> H1 (i8) -> H2 (i8) -> Y (i32): three
- * matmul stages, three SUBMITs. Values small enough for i8 activations.
+ * Three dependent layers, X[8,16] -> H1 -> H2 -> Y, each accumulated in
+ * i32 (so on the device: the runner computes chains into i8 itself,
+ * run_split.h) and narrowed to the next layer's i8 operand by a host_relu
+ * (Q1, Q2): three matmul stages, three SUBMITs. Values small enough for
+ * i8 activations.
  */
 static char *three_layers(void)
 {
@@ -76,13 +79,17 @@ static char *three_layers(void)
 	emit_matrix(f, 8, 8, -1, 1);
 	fprintf(f, "},\"W3\":{\"dtype\":\"i8\",\"shape\":[8,12],\"kind\":\"const\",\"data\":");
 	emit_matrix(f, 8, 12, -128, 127);
-	fprintf(f, "},\"H1\":{\"dtype\":\"i8\",\"shape\":[8,8],\"kind\":\"temp\"},"
-		"\"H2\":{\"dtype\":\"i8\",\"shape\":[8,8],\"kind\":\"temp\"},"
+	fprintf(f, "},\"H1\":{\"dtype\":\"i32\",\"shape\":[8,8],\"kind\":\"temp\"},"
+		"\"Q1\":{\"dtype\":\"i8\",\"shape\":[8,8],\"kind\":\"temp\"},"
+		"\"H2\":{\"dtype\":\"i32\",\"shape\":[8,8],\"kind\":\"temp\"},"
+		"\"Q2\":{\"dtype\":\"i8\",\"shape\":[8,8],\"kind\":\"temp\"},"
 		"\"Y\":{\"dtype\":\"i32\",\"shape\":[8,12],\"kind\":\"temp\"}},"
 		"\"inputs\":[\"X\"],\"outputs\":[\"Y\"],\"commands\":[");
 	id = emit_layer(f, 0, "X", "W1", "H1", 8, 16, 8, 0, 0, 0);
-	id = emit_layer(f, id, "H1", "W2", "H2", 8, 8, 8, 0, 0, 0);
-	emit_layer(f, id, "H2", "W3", "Y", 8, 8, 12, 0, 0, 0);
+	fprintf(f, ",{\"op\":\"host_relu\",\"dst\":\"Q1\",\"src\":\"H1\"}");
+	id = emit_layer(f, id, "Q1", "W2", "H2", 8, 8, 8, 0, 0, 0);
+	fprintf(f, ",{\"op\":\"host_relu\",\"dst\":\"Q2\",\"src\":\"H2\"}");
+	emit_layer(f, id, "Q2", "W3", "Y", 8, 8, 12, 0, 0, 0);
 	fprintf(f, "]},\"inputs\":{\"X\":");
 	emit_matrix(f, 8, 16, -1, 1);
 	fprintf(f, "}}");
