@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED [CHAIN]: bench-board's data.
+"""gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED [CHAIN [DIMS]]: bench-board's data.
 
 The MLP of tests/gen's bench (784 -> 128 -> 10, batch 64, bias and relu,
 the hidden layer accumulated straight into i8: --chain direct), with
@@ -21,7 +21,9 @@ must all stay in i8 at every step), so the hidden layer comes out sparse;
 small inputs let it be dense, with most partial sums of every element
 live: the range checks' hard case.
 
-CHAIN is tests/gen's --chain, "direct" by default; "input" makes every
+DIMS (e.g. 784,512,512,10) replaces the layer widths (batch 64, bias
+and relu on every layer, as tests/gen's bench). CHAIN is tests/gen's
+--chain, "direct" by default; "input" makes every
 layer accumulate into i32 (the second layer reads the caller's "x2"), so
 no chain needs the host's step-by-step check and the NpuKit engine does
 every product: the case for its per-kick host cost.
@@ -73,10 +75,11 @@ def dense_direct_weights(rng, x, k, n):
 
 
 def main():
-    if len(sys.argv) not in (6, 7):
-        sys.exit('usage: gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED [CHAIN]')
+    if len(sys.argv) not in (6, 7, 8):
+        sys.exit('usage: gen_random.py SEED AMPLITUDE PROGRAM REQUEST EXPECTED [CHAIN [DIMS]]')
     seed, amp, prog_path, req_path, exp_path = sys.argv[1:6]
-    chain = sys.argv[6] if len(sys.argv) == 7 else 'direct'
+    chain = sys.argv[6] if len(sys.argv) >= 7 else 'direct'
+    dims = sys.argv[7] if len(sys.argv) == 8 else None
     if chain not in ('direct', 'input'):
         sys.exit('gen_random.py: CHAIN is direct or input')
     amp = int(amp)
@@ -93,9 +96,11 @@ def main():
 
     ttpu_gen.rand_matrix = inputs_of_amplitude
     inputs = prog_path + '.inputs.json'
-    sys.argv = ['ttpu_gen.py', 'bench', '--chain', chain, '--name', 'mlp784',
-                '--seed', str(int(seed) + 1000), '--program', prog_path,
-                '--inputs', inputs, '--expected', exp_path]
+    shape = ['bench'] if dims is None else ['mlp', '--batch', '64', '--dims', dims,
+                                            '--bias', '1', '--relu', '1']
+    sys.argv = ['ttpu_gen.py'] + shape + ['--chain', chain, '--name', 'mlp784',
+                                          '--seed', str(int(seed) + 1000), '--program',
+                                          prog_path, '--inputs', inputs, '--expected', exp_path]
     ttpu_gen.main()
     with open(inputs, encoding='utf-8') as f:
         doc = json.load(f)
