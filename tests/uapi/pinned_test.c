@@ -164,16 +164,82 @@ NPU_TEST_TIMEOUT(long_sums_three_processes_pages_evicted, 300)
 /* One sum as long as a batch can be: the holder keeps the array for it. */
 #define HOLD_KICKS	8192
 
-NPU_TEST_TIMEOUT(sigkilled_waiter_dies_within_a_second, 120)
+/*
+ * One try: the holder's long sum, then a waiter that SIGKILL must take
+ * out of its wait for the device lock. 1: the waiter never waited (it
+ * got the device before the holder's thread did: a loaded machine), so
+ * nothing was shown; 0: shown.
+ */
+static int kill_waiter_once(struct __test_metadata *_metadata, int fd,
+			    struct npukit_kick *k, const npu_ctile *want,
+			    useconds_t head_start_us)
 {
-	struct npu_submitter t = { .fd = self->fd };
-	struct npukit_kick *k = calloc(HOLD_KICKS, sizeof(*k));
-	npu_ctile want[1], got[1];
-	uint64_t seed = 0x4b111;
+	struct npu_submitter t = { .fd = fd };
+	npu_ctile got[1];
 	int64_t t_kill;
 	pthread_t th;
 	pid_t child;
 	int status;
+
+	/* runs 1000 times longer: the sum holds the device for seconds */
+	EXPECT_EQ(0, npu_knob_write("slow", 1000));
+	npu_submit_init(&t.s, k, HOLD_KICKS, got, 1);
+	t.s.timeout_ns = npu_now_ns() + 100LL * 1000 * 1000 * 1000;
+	if (pthread_create(&th, NULL, npu_submit_thread, &t)) {
+		EXPECT_TRUE(0) TH_LOG("pthread_create failed");
+		return 0;
+	}
+	usleep(head_start_us);
+
+	child = fork();
+	EXPECT_LE(0, child);
+	if (!child) {
+		struct npukit_kick ck[1];
+		npu_ctile cw[1], cg[1];
+		struct npukit_submit cs;
+		int cfd = open(npu_device_path(), O_RDWR | O_CLOEXEC);
+
+		npu_readback_batch(ck, 1, cw, 7);
+		npu_submit_init(&cs, ck, 1, cg, 1);
+		ioctl(cfd, NPUKIT_IOCTL_SUBMIT, &cs);
+		_exit(0);
+	}
+	/* let it reach the device lock behind the holder */
+	usleep(300 * 1000);
+	t_kill = npu_now_ns();
+	EXPECT_EQ(0, kill(child, SIGKILL));
+	for (;;) {
+		pid_t w = waitpid(child, &status, WNOHANG);
+
+		if (w < 0) {
+			EXPECT_LE(0, w);
+			break;
+		}
+		if (w)
+			break;
+		if (npu_now_ns() - t_kill > 1000LL * 1000 * 1000) {
+			EXPECT_TRUE(0) TH_LOG("the killed waiter is not dead after 1 s");
+			waitpid(child, &status, 0);
+			break;
+		}
+		usleep(1000);
+	}
+	EXPECT_EQ(0, npu_knob_write("slow", 1));
+	EXPECT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, t.ret) TH_LOG("holder: %s, status %u", strerror(t.err), t.s.status);
+	EXPECT_EQ(HOLD_KICKS, t.s.kicks_done);
+	EXPECT_EQ(0, memcmp(want, got, sizeof(got))) TH_LOG("the holder's tile is wrong");
+	/* Exited by itself: it had the device before the holder; try again. */
+	return WIFEXITED(status) ? 1 : 0;
+}
+
+NPU_TEST_TIMEOUT(sigkilled_waiter_dies_within_a_second, 240)
+{
+	struct npukit_kick *k = calloc(HOLD_KICKS, sizeof(*k));
+	npu_ctile want[1];
+	uint64_t seed = 0x4b111;
+	useconds_t head_start = 200 * 1000;
+	int tries = 0;
 
 	NEED_SIM();
 	ASSERT_NE(NULL, k);
@@ -182,47 +248,10 @@ NPU_TEST_TIMEOUT(sigkilled_waiter_dies_within_a_second, 120)
 	k[0].flags = NPUKIT_KICK_CLEAR;
 	k[HOLD_KICKS - 1].flags = NPUKIT_KICK_READ_C;
 	npu_ref_batch(k, HOLD_KICKS, want);
-	/* runs 1000 times longer: the sum holds the device for seconds */
-	ASSERT_EQ(0, npu_knob_write("slow", 1000));
-	npu_submit_init(&t.s, k, HOLD_KICKS, got, 1);
-	t.s.timeout_ns = npu_now_ns() + 100LL * 1000 * 1000 * 1000;
-	ASSERT_EQ(0, pthread_create(&th, NULL, npu_submit_thread, &t));
-	usleep(200 * 1000);
-
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child) {
-		struct npukit_kick ck[1];
-		npu_ctile cw[1], cg[1];
-		struct npukit_submit cs;
-		int fd = open(npu_device_path(), O_RDWR | O_CLOEXEC);
-
-		npu_readback_batch(ck, 1, cw, 7);
-		npu_submit_init(&cs, ck, 1, cg, 1);
-		ioctl(fd, NPUKIT_IOCTL_SUBMIT, &cs);
-		_exit(0);
-	}
-	/* let it reach the device lock behind the holder */
-	usleep(300 * 1000);
-	t_kill = npu_now_ns();
-	ASSERT_EQ(0, kill(child, SIGKILL));
-	for (;;) {
-		pid_t w = waitpid(child, &status, WNOHANG);
-
-		ASSERT_LE(0, w);
-		if (w)
-			break;
-		ASSERT_GT(1000LL * 1000 * 1000, npu_now_ns() - t_kill)
-			TH_LOG("the killed waiter is not dead after 1 s");
-		usleep(1000);
-	}
-	ASSERT_TRUE(WIFSIGNALED(status));
-	ASSERT_EQ(0, npu_knob_write("slow", 1));
-	ASSERT_EQ(0, pthread_join(th, NULL));
-	ASSERT_EQ(0, t.ret) TH_LOG("holder: %s, status %u", strerror(t.err),
-				   t.s.status);
-	ASSERT_EQ(HOLD_KICKS, t.s.kicks_done);
-	ASSERT_TILES_EQ(want, got, 1);
+	/* A head start of 0.2, 0.8, then 3.2 s for the holder's thread. */
+	while (kill_waiter_once(_metadata, self->fd, k, want, head_start) && ++tries < 3)
+		head_start *= 4;
+	EXPECT_GT(3, tries) TH_LOG("the waiter never waited behind the holder in 3 tries");
 	free(k);
 }
 
