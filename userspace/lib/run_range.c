@@ -33,7 +33,6 @@
 #include "error.h"
 #include "run_host.h"
 #include "run_range.h"
-#include "run_range_neon.h"
 #include "util.h"
 
 int ttpu_range_init(struct ttpu_range *rg, const struct ttpu_program *prog,
@@ -227,105 +226,6 @@ static uint32_t first_failure(const struct ttpu_range *rg, const struct ttpu_run
 	return UINT32_MAX;
 }
 
-/* Whether the partial sum @x is outside [lo, lo + span]: one compare. */
-#define OUTSIDE(x, lo, span) ((uint32_t)(x) - (uint32_t)(lo) > (span))
-
-/*
- * dst += one link's 4x4x4 product, in 32 bits, straight loads where both
- * windows lie inside their buffers (every window of a tiled matmul but
- * the edges'), the reference product elsewhere: whether an element (in
- * the window or not) is now outside the range.
- */
-static bool add_link32(const struct ttpu_run_ctx *ctx, const struct ttpu_link *l,
-		       int32_t v[16], int32_t lo, uint32_t span)
-{
-	const struct ttpu_buffer *ab = &ctx->prog->buffers[l->a.buf];
-	const struct ttpu_buffer *bb = &ctx->prog->buffers[l->b.buf];
-	bool out = false;
-
-	if ((uint64_t)l->a.r + TTPU_TILE > ab->rows || (uint64_t)l->a.c + TTPU_TILE > ab->cols ||
-	    (uint64_t)l->b.r + TTPU_TILE > bb->rows || (uint64_t)l->b.c + TTPU_TILE > bb->cols) {
-		int32_t t[16];
-
-		ttpu_link_product(ctx->prog, ctx->data, &l->a, &l->b, t);
-		for (int e = 0; e < TTPU_TILE_ELEMS; e++) {
-			v[e] += t[e];
-			out |= OUTSIDE(v[e], lo, span);
-		}
-		return out;
-	}
-	const int8_t *a = (const int8_t *)ctx->data[l->a.buf] + (size_t)l->a.r * ab->cols + l->a.c;
-	const int8_t *b = (const int8_t *)ctx->data[l->b.buf] + (size_t)l->b.r * bb->cols + l->b.c;
-	size_t as = ab->cols, bs = bb->cols;
-
-	if (ttpu_range_neon_on())
-		return ttpu_range_step_neon(a, as, b, bs, v, lo, span);
-	/* A column of B in registers, the rows of A streamed past it. */
-#pragma GCC unroll 4
-	for (int j = 0; j < TTPU_TILE; j++) {
-		int32_t b0 = b[j], b1 = b[bs + j], b2 = b[2 * bs + j], b3 = b[3 * bs + j];
-
-#pragma GCC unroll 4
-		for (int i = 0; i < TTPU_TILE; i++) {
-			const int8_t *ar = a + i * as;
-			int32_t x = v[i * TTPU_TILE + j] + ar[0] * b0 + ar[1] * b1 + ar[2] * b2 +
-				    ar[3] * b3;
-
-			v[i * TTPU_TILE + j] = x;
-			out |= OUTSIDE(x, lo, span);
-		}
-	}
-	return out;
-}
-
-/*
- * first_failure() for the common case, an i8 destination whose partial
- * sums the bounds keep in int32 (the caller checks): 32-bit sums, one
- * compare an element, one branch a step. Same answer.
- */
-static uint32_t first_failure32(const struct ttpu_range *rg, const struct ttpu_run_ctx *ctx,
-				const struct ttpu_chain *ch, const int64_t d0[16],
-				uint32_t nr, uint32_t nc, int32_t lo, int32_t hi,
-				uint32_t *elem, int64_t *value)
-{
-	const struct ttpu_plan *plan = ctx->prog->plan;
-	const struct ttpu_step *steps = &plan->steps[ch->first_step];
-	uint32_t span = (uint32_t)hi - (uint32_t)lo, window = 0;
-	int32_t v[16];
-
-	for (uint32_t e = 0; e < TTPU_TILE_ELEMS; e++) {
-		v[e] = (int32_t)d0[e];
-		if (e / TTPU_TILE < nr && e % TTPU_TILE < nc)
-			window |= 1u << e;
-	}
-	for (uint32_t x = 0; x < rg->nlive; x++) {
-		uint32_t s = rg->live[x];
-		bool out = false;
-
-		if (steps[s].link == TTPU_NO_LINK) {
-			const int32_t *t = tmp_of(ctx, &steps[s]);
-
-			for (int e = 0; e < TTPU_TILE_ELEMS; e++) {
-				v[e] += t[e];
-				out |= OUTSIDE(v[e], lo, span);
-			}
-		} else {
-			out = add_link32(ctx, &plan->links[steps[s].link], v, lo, span);
-		}
-		if (!out)
-			continue;
-		/* Elements past the window's edge do not count: they are no one's. */
-		for (uint32_t e = 0; e < TTPU_TILE_ELEMS; e++) {
-			if ((window >> e & 1) && OUTSIDE(v[e], lo, span)) {
-				*elem = e;	/* the first in window order */
-				*value = v[e];
-				return s;
-			}
-		}
-	}
-	return UINT32_MAX;
-}
-
 int ttpu_range_add_chain(struct ttpu_range *rg, struct ttpu_run_ctx *ctx,
 			 const struct ttpu_chain *ch, const int32_t sum[16],
 			 struct ttpu_error *err)
@@ -396,11 +296,11 @@ int ttpu_range_add_chain(struct ttpu_range *rg, struct ttpu_run_ctx *ctx,
 			unsettled = true;
 		}
 	}
-	/* |d0| <= 128 and every partial sum within the bounds' total: int32 holds them. */
-	if (unsettled && b->dtype == TTPU_DTYPE_I8 && link_bound + max_bound + 128 <= INT32_MAX)
-		fail_step = first_failure32(rg, ctx, ch, d0, nr, nc, (int32_t)lo, (int32_t)hi,
-					    &fail_x, &fail_value);
-	else if (unsettled)
+	/*
+	 * Chains into i8 are the runner's own (run_split.h, run_replay.c):
+	 * what comes here is wider, and replays in 64 bits.
+	 */
+	if (unsettled)
 		fail_step = first_failure(rg, ctx, ch, d0, nr, nc, b->dtype, &fail_x, &fail_value);
 	if (fail_step != UINT32_MAX)
 		fail_elem = (size_t)(ch->dst.r + fail_x / TTPU_TILE) * b->cols + ch->dst.c +
