@@ -3,6 +3,7 @@
  * rt.c - helpers shared by the runtime library's tests (see rt.h)
  */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,4 +163,23 @@ int rt_where(const struct ttpu_error *err, const char *field, long command,
 differs:
 	strncat(why, msg, len - strlen(why) - 1);
 	return 0;
+}
+
+void rt_put(struct rt_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && t->s && (size_t)n < t->cap - t->len)
+			break;
+		t->cap = t->cap * 2 + 4096 + (size_t)n;
+		t->s = realloc(t->s, t->cap);
+		if (!t->s)
+			abort();
+	}
+	t->len += (size_t)n;
 }

@@ -33,6 +33,16 @@
 /* Returned instead of the library's code when a failed call left an object. */
 #define RT_LEFT_OBJECT 1000
 
+/* A text that grows as it is written (tests build programs in it). */
+struct rt_text {
+	char *s;
+	size_t len, cap;
+};
+
+/* printf() onto the end of @t, growing it; aborts when out of memory. */
+__attribute__((format(printf, 2, 3)))
+void rt_put(struct rt_text *t, const char *fmt, ...);
+
 /* @sq with every ' replaced by "; malloc'd. */
 char *rt_dq(const char *sq);
 

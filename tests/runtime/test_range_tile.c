@@ -18,7 +18,6 @@
  * the one chosen at run time (NEON on an armhf machine that has it:
  * run_range_neon.c), so the two are held to the same answers.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,49 +33,24 @@
 #define N 11
 #define KB ((K + 3) / 4)
 
-struct text {
-	char *s;
-	size_t len, cap;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void put(struct text *t, const char *fmt, ...)
+static void matrix(struct rt_text *t, const int8_t *m, int rows, int cols)
 {
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && (size_t)n < t->cap - t->len)
-			break;
-		t->cap = t->cap * 2 + 4096;
-		t->s = realloc(t->s, t->cap);
-		if (!t->s)
-			abort();
-	}
-	t->len += (size_t)n;
-}
-
-static void matrix(struct text *t, const int8_t *m, int rows, int cols)
-{
-	put(t, "[");
+	rt_put(t, "[");
 	for (int r = 0; r < rows; r++) {
-		put(t, "%s[", r ? "," : "");
+		rt_put(t, "%s[", r ? "," : "");
 		for (int c = 0; c < cols; c++)
-			put(t, "%s%d", c ? "," : "", m[r * cols + c]);
-		put(t, "]");
+			rt_put(t, "%s%d", c ? "," : "", m[r * cols + c]);
+		rt_put(t, "]");
 	}
-	put(t, "]");
+	rt_put(t, "]");
 }
 
 static char *program(int deferred)
 {
-	struct text t = { 0 };
+	struct rt_text t = { 0 };
 	int id = 0;
 
-	put(&t, "{\"format\":\"ttpu\",\"version\":1,\"tile\":4,\"name\":\"tile\",\"buffers\":{"
+	rt_put(&t, "{\"format\":\"ttpu\",\"version\":1,\"tile\":4,\"name\":\"tile\",\"buffers\":{"
 		"\"A\":{\"dtype\":\"i8\",\"shape\":[%d,%d],\"kind\":\"input\"},"
 		"\"W\":{\"dtype\":\"i8\",\"shape\":[%d,%d],\"kind\":\"input\"},"
 		"\"C\":{\"dtype\":\"i8\",\"shape\":[%d,%d],\"kind\":\"temp\"}},"
@@ -89,21 +63,21 @@ static char *program(int deferred)
 				int first = id;
 
 				for (int k = k0; k < k1; k++) {
-					put(&t, "%s{\"op\":\"pass\",\"id\":%d,\"a\":{\"buf\":\"A\",\"r\":%d,"
+					rt_put(&t, "%s{\"op\":\"pass\",\"id\":%d,\"a\":{\"buf\":\"A\",\"r\":%d,"
 						"\"c\":%d},\"b\":{\"buf\":\"W\",\"r\":%d,\"c\":%d}}",
 						id ? "," : "", id, r, 4 * k, 4 * k, c);
 					if (!deferred)
-						put(&t, ",{\"op\":\"acc\",\"pass\":%d,\"dst\":{\"buf\":\"C\","
+						rt_put(&t, ",{\"op\":\"acc\",\"pass\":%d,\"dst\":{\"buf\":\"C\","
 							"\"r\":%d,\"c\":%d}}", id, r, c);
 					id++;
 				}
 				for (int p = first; deferred && p < id; p++)
-					put(&t, ",{\"op\":\"acc\",\"pass\":%d,\"dst\":{\"buf\":\"C\","
+					rt_put(&t, ",{\"op\":\"acc\",\"pass\":%d,\"dst\":{\"buf\":\"C\","
 						"\"r\":%d,\"c\":%d}}", p, r, c);
 			}
 		}
 	}
-	put(&t, "]}");
+	rt_put(&t, "]}");
 	return t.s;
 }
 
@@ -182,13 +156,13 @@ static void edge_data(struct rng *g, int8_t *a, int8_t *w)
 
 static char *inputs(const int8_t *a, const int8_t *w)
 {
-	struct text t = { 0 };
+	struct rt_text t = { 0 };
 
-	put(&t, "{\"A\":");
+	rt_put(&t, "{\"A\":");
 	matrix(&t, a, R, K);
-	put(&t, ",\"W\":");
+	rt_put(&t, ",\"W\":");
 	matrix(&t, w, K, N);
-	put(&t, "}");
+	rt_put(&t, "}");
 	return t.s;
 }
 

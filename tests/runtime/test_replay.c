@@ -22,7 +22,6 @@
  *   the other core replays: the run gives that error and no result, on
  *   two threads as serially.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,31 +35,6 @@
 #include "run_split.h"
 #include "rt.h"
 #include "../lib/test_rng.h"
-
-struct text {
-	char *s;
-	size_t len, cap;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && t->s && (size_t)n < t->cap - t->len)
-			break;
-		t->cap = t->cap * 2 + 4096 + (size_t)n;
-		t->s = realloc(t->s, t->cap);
-		if (!t->s)
-			abort();
-	}
-	t->len += (size_t)n;
-}
 
 static uint32_t pick(struct rng *g, uint32_t lo, uint32_t hi)
 {
@@ -89,16 +63,16 @@ static void random_shape(struct rng *g, struct shape *s)
 	s->with_d = (int)pick(g, 0, 1);
 }
 
-static void accs(struct text *t, int first, int last, const char *dst, uint32_t r, uint32_t c,
+static void accs(struct rt_text *t, int first, int last, const char *dst, uint32_t r, uint32_t c,
 		 int relu)
 {
 	for (int p = first; p < last; p++)
-		put(t, ",{\"op\":\"acc\",\"pass\":%d,\"dst\":{\"buf\":\"%s\",\"r\":%u,\"c\":%u}%s}",
+		rt_put(t, ",{\"op\":\"acc\",\"pass\":%d,\"dst\":{\"buf\":\"%s\",\"r\":%u,\"c\":%u}%s}",
 		    p, dst, r, c, relu && p == last - 1 ? ",\"relu\":true" : "");
 }
 
 /* One dst's tiles, K range [k0, k1) in 4-column blocks. */
-static void tiles(struct text *t, struct rng *g, const struct shape *s, const char *dst,
+static void tiles(struct rt_text *t, struct rng *g, const struct shape *s, const char *dst,
 		  uint32_t k0, uint32_t k1, int *id)
 {
 	for (uint32_t r = s->or; r < s->r; r += 4) {
@@ -106,7 +80,7 @@ static void tiles(struct text *t, struct rng *g, const struct shape *s, const ch
 			int first = *id, relu = (int)pick(g, 0, 3) == 0;
 
 			for (uint32_t k = k0; k < k1; k++) {
-				put(t, ",{\"op\":\"pass\",\"id\":%d,\"a\":{\"buf\":\"A\",\"r\":%u,"
+				rt_put(t, ",{\"op\":\"pass\",\"id\":%d,\"a\":{\"buf\":\"A\",\"r\":%u,"
 				       "\"c\":%u},\"b\":{\"buf\":\"W\",\"r\":%u,\"c\":%u}}",
 				    *id, r, 4 * k, 4 * k, c);
 				if (s->mode == 0)
@@ -114,7 +88,7 @@ static void tiles(struct text *t, struct rng *g, const struct shape *s, const ch
 				++*id;
 			}
 			if (s->mode == 2)	/* a host command between: the accs' own stage */
-				put(t, ",{\"op\":\"host_relu\",\"dst\":\"Z\",\"src\":\"Z\"}");
+				rt_put(t, ",{\"op\":\"host_relu\",\"dst\":\"Z\",\"src\":\"Z\"}");
 			if (s->mode)
 				accs(t, first, *id, dst, r, c, relu);
 		}
@@ -123,11 +97,11 @@ static void tiles(struct text *t, struct rng *g, const struct shape *s, const ch
 
 static char *program(struct rng *g, const struct shape *s)
 {
-	struct text t = { 0 };
+	struct rt_text t = { 0 };
 	uint32_t kb = (s->k + 3) / 4;
 	int id = 0;
 
-	put(&t, "{\"format\":\"ttpu\",\"version\":1,\"tile\":4,\"name\":\"replay\",\"buffers\":{"
+	rt_put(&t, "{\"format\":\"ttpu\",\"version\":1,\"tile\":4,\"name\":\"replay\",\"buffers\":{"
 		"\"A\":{\"dtype\":\"i8\",\"shape\":[%u,%u],\"kind\":\"input\"},"
 		"\"W\":{\"dtype\":\"i8\",\"shape\":[%u,%u],\"kind\":\"input\"},"
 		"\"C\":{\"dtype\":\"i8\",\"shape\":[%u,%u],\"kind\":\"temp\"},"
@@ -135,7 +109,7 @@ static char *program(struct rng *g, const struct shape *s)
 		"\"Z\":{\"dtype\":\"i8\",\"shape\":[1,4],\"kind\":\"temp\"}},"
 		"\"inputs\":[\"A\",\"W\"],\"outputs\":[\"C\",\"D\"],\"commands\":[",
 		s->r, s->k, s->k, s->n, s->r, s->n, s->r, s->n);
-	put(&t, "{\"op\":\"host_relu\",\"dst\":\"Z\",\"src\":\"Z\"}");
+	rt_put(&t, "{\"op\":\"host_relu\",\"dst\":\"Z\",\"src\":\"Z\"}");
 	for (int h = 0; h < s->halves; h++) {
 		uint32_t k0 = h ? kb / 2 : 0, k1 = s->halves == 1 || h ? kb : kb / 2;
 
@@ -143,7 +117,7 @@ static char *program(struct rng *g, const struct shape *s)
 		if (s->with_d)
 			tiles(&t, g, s, "D", k0, k1, &id);
 	}
-	put(&t, "]}");
+	rt_put(&t, "]}");
 	return t.s;
 }
 
@@ -387,17 +361,17 @@ TEST(kernels_against_the_reference)
 static char *inputs_text(const int8_t *a, uint32_t na, const int8_t *w, uint32_t nw,
 			 const struct shape *s)
 {
-	struct text t = { 0 };
+	struct rt_text t = { 0 };
 
-	put(&t, "{\"A\":[");
+	rt_put(&t, "{\"A\":[");
 	for (uint32_t i = 0; i < na; i++)
-		put(&t, "%s%s%d%s", i % s->k ? "" : (i ? ",[" : "["), i % s->k ? "," : "", a[i],
+		rt_put(&t, "%s%s%d%s", i % s->k ? "" : (i ? ",[" : "["), i % s->k ? "," : "", a[i],
 		    (i + 1) % s->k ? "" : "]");
-	put(&t, "],\"W\":[");
+	rt_put(&t, "],\"W\":[");
 	for (uint32_t i = 0; i < nw; i++)
-		put(&t, "%s%s%d%s", i % s->n ? "" : (i ? ",[" : "["), i % s->n ? "," : "", w[i],
+		rt_put(&t, "%s%s%d%s", i % s->n ? "" : (i ? ",[" : "["), i % s->n ? "," : "", w[i],
 		    (i + 1) % s->n ? "" : "]");
-	put(&t, "]}");
+	rt_put(&t, "]}");
 	return t.s;
 }
 
