@@ -3,7 +3,7 @@
  * qtrace_count.c - instructions of an armhf process by phase, from
  * qemu-arm's log (-d in_asm,exec,nochain), read on stdin as it is written
  *
- *	qtrace_count TABLE BOUNDARY < LOG
+ *	qtrace_count TABLE BOUNDARY [THREAD_ENTRY] < LOG
  *
  * TABLE: one line per function, "START END PHASE" (hex addresses, END
  * exclusive; PHASE a small number, 0 for "the caller's": C library code
@@ -18,6 +18,22 @@
  * is a thread: the first one seen is the main thread (0), every other one
  * a worker (1). C library code inherits the phase of its own thread's last
  * block; a new thread's first blocks, that of the last block logged. Prints "SEGMENT THREAD PHASE INSTRUCTIONS" for every non-zero count.
+ *
+ * THREADS: three hex addresses "START_THREAD,CREATE,JOIN" (the C
+ * library's start_thread, where every new thread starts, pthread_create
+ * and pthread_join). Each pthread_create() of the main thread opens a
+ * window, from its return to the main thread's next pthread_join(); the
+ * thread it made (the next to reach start_thread: a thread can only start
+ * after its creator asked) has a life, from start_thread until that join
+ * returns. With M the main thread's instructions in the window and W the
+ * worker's in its life, the two ran side by side on the board's two
+ * cores, whatever order qemu happened to log them in: a life whose worker
+ * ran no instruction of phase SHARED_PHASE (the range checks, which the
+ * benchmark already takes as shared) adds min(M, W) (W without the
+ * stand-in device's DEVICE_PHASE, which the board's model counts apart) to its segment's
+ * overlap, since two cores do M and W in max(M, W) = M + W - min(M, W).
+ * What the main thread does inside pthread_create() and pthread_join() is
+ * not in M. Printed as "overlap SEGMENT N".
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -29,6 +45,38 @@
 #define SEGMENTS	64
 #define HASH_BITS	20
 #define CPUS		64	/* guest CPU indexes followed for their phase */
+#define SHARED_PHASE	2	/* run-bench-board's RANGE */
+#define DEVICE_PHASE	7	/* run-bench-board's DEVICE: not the host's */
+
+/* A pthread_create() of the main thread, up to its pthread_join(). */
+struct window {
+	int seg;
+	uint64_t m_open, m_close;	/* the main thread's count then */
+	bool opened, closed;
+	int life;			/* the thread it made, or -1 */
+};
+
+/* A worker thread's life. */
+struct life {
+	int window;			/* whose thread it is, or -1 (not main's) */
+	uint64_t w;			/* its instructions */
+	bool shared;			/* it ran SHARED_PHASE code */
+	bool over;			/* its window's join returned */
+};
+
+#define WINDOWS	4096
+static struct window windows[WINDOWS];
+static struct life lives[WINDOWS];
+static int nwindows, nlives;
+/* Creates not yet matched with a thread: their windows (-1: not main's). */
+static int pending[WINDOWS], npending_first, npending;
+static uint64_t overlap[SEGMENTS];
+
+static void too_many(void)
+{
+	fprintf(stderr, "qtrace_count: more than %d threads\n", WINDOWS);
+	exit(1);
+}
 
 struct fn {
 	uint32_t start, end;
@@ -111,15 +159,23 @@ static void load_table(const char *path)
 int main(int argc, char **argv)
 {
 	static char line[4096];
-	uint32_t boundary, in_block = 0;
+	uint32_t boundary, entry = 0, create = 0, join = 0, in_block = 0;
+	uint64_t main_count = 0;
+	int creating = -1, cur_life[CPUS];
 	struct tb *cur = NULL;
 	int seg = 0, phase[CPUS] = { 0 }, main_cpu = -1, last = 0;
 	bool seen[CPUS] = { false };
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: qtrace_count TABLE BOUNDARY < LOG\n");
+	if ((argc != 3 && argc != 4) ||
+	    (argc == 4 && sscanf(argv[3], "%x,%x,%x", &entry, &create, &join) != 3)) {
+		fprintf(stderr, "usage: qtrace_count TABLE BOUNDARY [START_THREAD,CREATE,JOIN] < LOG\n");
 		return 2;
 	}
+	entry &= ~1u;
+	create &= ~1u;
+	join &= ~1u;
+	for (int c = 0; c < CPUS; c++)
+		cur_life[c] = -1;
 	load_table(argv[1]);
 	boundary = (uint32_t)strtoul(argv[2], NULL, 16) & ~1u;
 	while (fgets(line, sizeof(line), stdin)) {
@@ -177,12 +233,68 @@ int main(int argc, char **argv)
 				phase[cpu] = ph;
 			last = phase[cpu];
 			count[seg][th][phase[cpu]] += t->n;
+			if (!entry)
+				continue;
+			if (pc == create) {
+				if (npending == WINDOWS)
+					too_many();
+				if (!th) {
+					windows[nwindows] = (struct window){ .seg = seg, .life = -1 };
+					creating = nwindows;
+				}
+				pending[npending++] = th ? -1 : nwindows++;
+			}
+			if (th && pc == entry) {
+				if (nlives == WINDOWS)
+					too_many();
+				int wi = npending_first < npending ? pending[npending_first++] : -1;
+
+				lives[nlives] = (struct life){ .window = wi };
+				if (wi >= 0)
+					windows[wi].life = nlives;
+				cur_life[cpu] = nlives++;
+			}
+			if (!th) {
+				/* Back in the caller's code: the window opens. */
+				if (creating >= 0 && ph) {
+					windows[creating].m_open = main_count;
+					windows[creating].opened = true;
+					creating = -1;
+				}
+				if (pc == join) {
+					for (int w = 0; w < nwindows; w++) {
+						if (windows[w].opened && !windows[w].closed) {
+							windows[w].closed = true;
+							windows[w].m_close = main_count;
+							if (windows[w].life >= 0)
+								lives[windows[w].life].over = true;
+							break;
+						}
+					}
+				}
+				main_count += t->n;
+			} else if (cur_life[cpu] >= 0 && !lives[cur_life[cpu]].over &&
+				   phase[cpu] != DEVICE_PHASE) {
+				lives[cur_life[cpu]].w += t->n;
+				lives[cur_life[cpu]].shared |= phase[cpu] == SHARED_PHASE;
+			}
 		}
+	}
+	for (int w = 0; w < nwindows; w++) {
+		const struct window *x = &windows[w];
+		uint64_t m = x->m_close - x->m_open;
+
+		if (!x->closed || x->life < 0 || lives[x->life].shared)
+			continue;
+		overlap[x->seg] += m < lives[x->life].w ? m : lives[x->life].w;
 	}
 	for (int s = 0; s <= seg; s++)
 		for (int th = 0; th < 2; th++)
 			for (int p = 0; p < PHASES; p++)
 				if (count[s][th][p])
 					printf("%d %d %d %" PRIu64 "\n", s, th, p, count[s][th][p]);
+	for (int s = 0; s <= seg; s++)
+		if (overlap[s])
+			printf("overlap %d %" PRIu64 "\n", s, overlap[s]);
 	return 0;
 }

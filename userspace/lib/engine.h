@@ -86,6 +86,8 @@ struct ttpu_engine {
 /* The engines of the table, one file each. */
 extern const struct ttpu_engine_type ttpu_npukit_engine_type;
 extern const struct ttpu_engine_type ttpu_software_engine_type;
+/* How many stages the software engine shared between two threads (tests). */
+extern unsigned long ttpu_software_shared_stages;
 
 /*
  * The reference 4x4x4 product of one link, straight from the definition

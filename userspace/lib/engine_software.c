@@ -10,14 +10,20 @@
  * inner loop has no bounds checks. Links that walk K (a.c and b.r both
  * advancing by 4, as a tiled matmul's passes do) are merged into one long
  * dot product per output element, which the compiler vectorises (pmaddwd
- * on x86, vmlal on NEON). Copies are redone only when the runner bumped
- * the buffer's version.
+ * on x86; on armhf, whose Debian code has no NEON, engine_software_neon.c
+ * does it with NEON where the CPU has it). Copies are redone only when
+ * the runner bumped the buffer's version.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+#include "engine_software_neon.h"
+#include "engine_software_walks.h"
 #include "error.h"
+#include "run_range_neon.h"
+#include "util.h"
 
 struct packed {
 	int16_t *a;			/* [rows + 3][cols + 3] */
@@ -103,16 +109,9 @@ static void sw_run_end(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx)
 	ctx->engine_scratch = NULL;
 }
 
-static bool starts_inside(const struct ttpu_program *prog, const struct ttpu_window *w)
-{
-	const struct ttpu_buffer *b = &prog->buffers[w->buf];
-
-	return w->r < b->rows && w->c < b->cols;
-}
-
-/* Add the sum of links [l, l + n) of one K-walk into out. */
+/* Add the sum of one K-walk into out, with NEON or without. */
 static void add_walk(const struct ttpu_run_ctx *ctx, const struct ttpu_link *l,
-		     uint32_t n, int32_t out[16])
+		     uint32_t n, bool neon, int32_t out[16])
 {
 	const struct sw_run *sw = ctx->engine_scratch;
 	const struct ttpu_buffer *ab = &ctx->prog->buffers[l->a.buf];
@@ -122,67 +121,142 @@ static void add_walk(const struct ttpu_run_ctx *ctx, const struct ttpu_link *l,
 	const int16_t *b = sw->p[l->b.buf].bt + (size_t)l->b.c * bs + l->b.r;
 	size_t len = (size_t)n * TTPU_TILE;
 
+	if (neon) {
+		for (int i = 0; i < TTPU_TILE; i++)
+			ttpu_sw_dot4_neon(a + i * as, b, bs, len, &out[i * TTPU_TILE]);
+		return;
+	}
 	for (int i = 0; i < TTPU_TILE; i++)
 		for (int j = 0; j < TTPU_TILE; j++)
 			out[i * TTPU_TILE + j] += dot(a + i * as, b + j * bs, len);
 }
 
-/* How many links from @l on continue one K-walk, all starting inside. */
-static uint32_t walk_length(const struct ttpu_program *prog, const struct ttpu_link *l,
-			    uint32_t left)
+/*
+ * From how many links (64 products each) a stage's jobs are shared by two
+ * threads: about 0.2 ms of NEON products on the board's A9 (engine_software_neon.c),
+ * several times what starting and joining a thread costs there.
+ */
+#define THREAD_MIN_LINKS 4096
+
+unsigned long ttpu_software_shared_stages;
+
+/* A stage's jobs [begin, end) and what summing them reads. */
+struct sw_share {
+	const struct ttpu_run_ctx *ctx;
+	const struct ttpu_stage *stage;
+	const struct ttpu_sw_walks *walks;
+	const uint8_t *host_job;
+	int32_t (*sums)[16];
+	uint32_t begin, end;
+	bool neon;			/* ttpu_range_neon_on(), asked once */
+};
+
+/* Each job writes only its own sums; the packed operands are only read. */
+static void *sum_jobs(void *arg)
 {
-	const struct ttpu_buffer *ab = &prog->buffers[l->a.buf];
-	const struct ttpu_buffer *bb = &prog->buffers[l->b.buf];
-	uint32_t n = 1;
+	const struct sw_share *s = arg;
+	const struct ttpu_link *links = s->ctx->prog->plan->links;
 
-	while (n < left) {
-		const struct ttpu_link *x = &l[n];
+	for (uint32_t j = s->begin; j < s->end; j++) {
+		uint32_t job = s->stage->first_job + j;
 
-		if (x->a.buf != l->a.buf || x->b.buf != l->b.buf ||
-		    x->a.r != l->a.r || x->b.c != l->b.c ||
-		    (uint64_t)x->a.c != (uint64_t)l->a.c + (uint64_t)n * TTPU_TILE ||
-		    (uint64_t)x->b.r != (uint64_t)l->b.r + (uint64_t)n * TTPU_TILE ||
-		    x->a.c >= ab->cols || x->b.r >= bb->rows)
-			break;
-		n++;
+		if (s->host_job && s->host_job[j])
+			continue;	/* the runner's, fused with its range check */
+		memset(s->sums[j], 0, sizeof(s->sums[j]));
+		for (uint32_t k = s->walks->first[job]; k < s->walks->first[job + 1]; k++)
+			add_walk(s->ctx, &links[s->walks->walk[k].link], s->walks->walk[k].n,
+				 s->neon, s->sums[j]);
 	}
-	return n;
+	return NULL;
+}
+
+/*
+ * Pack every operand the stage's jobs read (before any thread sums:
+ * packing writes the engine's scratch) and count their links; whether
+ * the runner keeps any job (then it may be computing on the other core).
+ */
+static int pack_stage(struct ttpu_run_ctx *ctx, const struct sw_share *s, uint64_t *links,
+		      bool *runner_jobs, struct ttpu_error *err)
+{
+	const struct ttpu_link *all = ctx->prog->plan->links;
+	int ret = 0;
+
+	*links = 0;
+	*runner_jobs = false;
+	for (uint32_t j = 0; j < s->stage->njobs && !ret; j++) {
+		uint32_t job = s->stage->first_job + j;
+
+		if (s->host_job && s->host_job[j]) {
+			*runner_jobs = true;
+			continue;
+		}
+		for (uint32_t k = s->walks->first[job]; k < s->walks->first[job + 1] && !ret; k++) {
+			const struct ttpu_link *l = &all[s->walks->walk[k].link];
+
+			ret = pack(ctx, l->a.buf, false, err);
+			if (!ret)
+				ret = pack(ctx, l->b.buf, true, err);
+			*links += s->walks->walk[k].n;
+		}
+	}
+	return ret;
+}
+
+/* The job after which about half of the stage's links are summed. */
+static uint32_t half_way(const struct sw_share *s, uint64_t links)
+{
+	uint64_t done = 0;
+	uint32_t j = 0;
+
+	for (; j < s->stage->njobs && 2 * done < links; j++) {
+		uint32_t job = s->stage->first_job + j;
+
+		if (s->host_job && s->host_job[j])
+			continue;
+		for (uint32_t k = s->walks->first[job]; k < s->walks->first[job + 1]; k++)
+			done += s->walks->walk[k].n;
+	}
+	return j;
 }
 
 static int sw_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
 			    const struct ttpu_stage *stage, const uint8_t *host_job,
 			    int32_t (*sums)[16], struct ttpu_error *err)
 {
-	const struct ttpu_program *prog = ctx->prog;
-	const struct ttpu_plan *plan = prog->plan;
+	struct sw_share all = {
+		.ctx = ctx, .stage = stage, .walks = ttpu_sw_walks_of(ctx->prog),
+		.host_job = host_job, .sums = sums, .end = stage->njobs,
+		.neon = ttpu_range_neon_on(),
+	};
+	struct sw_share first;
+	int threads = ttpu_threads_env();
+	uint64_t links;
+	bool runner_jobs;
+	pthread_t th;
 	int ret;
 
-	for (uint32_t j = 0; j < stage->njobs; j++) {
-		const struct ttpu_job *job = &plan->jobs[stage->first_job + j];
-		const struct ttpu_link *links = &plan->links[job->first_link];
-		uint32_t i = 0;
-
-		if (host_job && host_job[j])
-			continue;	/* the runner's, fused with its range check */
-		memset(sums[j], 0, sizeof(sums[j]));
-		while (i < job->nlinks) {
-			const struct ttpu_link *l = &links[i];
-			uint32_t n;
-
-			if (!starts_inside(prog, &l->a) || !starts_inside(prog, &l->b)) {
-				i++;
-				continue;
-			}
-			ret = pack(ctx, l->a.buf, false, err);
-			if (!ret)
-				ret = pack(ctx, l->b.buf, true, err);
-			if (ret)
-				return ret;
-			n = walk_length(prog, l, job->nlinks - i);
-			add_walk(ctx, l, n, sums[j]);
-			i += n;
+	if (!all.walks)
+		return ttpu_error_nomem(err, "merging links (software engine)");
+	ret = pack_stage(ctx, &all, &links, &runner_jobs, err);
+	if (ret)
+		return ret;
+	/*
+	 * Two threads unless the runner computes some of the stage's chains
+	 * itself: then it has a second thread of its own (run.c).
+	 */
+	if (threads != 1 && !runner_jobs && stage->njobs > 1 &&
+	    (threads == 2 || links >= THREAD_MIN_LINKS)) {
+		first = all;
+		first.end = all.begin = half_way(&all, links);
+		if (!pthread_create(&th, NULL, sum_jobs, &first)) {
+			sum_jobs(&all);
+			pthread_join(th, NULL);
+			__atomic_fetch_add(&ttpu_software_shared_stages, 1, __ATOMIC_RELAXED);
+			return 0;
 		}
+		all.begin = 0;
 	}
+	sum_jobs(&all);
 	return 0;
 }
 

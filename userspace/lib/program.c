@@ -20,6 +20,7 @@ void ttpu_program_free(ttpu_program *prog)
 	ttpu_passes_text_put(prog->passes_text);
 	ttpu_npukit_groups_free(prog->npukit_groups);
 	ttpu_replay_table_free(prog->replay_table);
+	ttpu_sw_walks_free(prog->sw_walks);
 	if (prog->image) {
 		ttpu_binary_free(prog);
 		return;

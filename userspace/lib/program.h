@@ -125,11 +125,13 @@ struct ttpu_program {
 	 * Derived from the program alone, made at its first run and kept:
 	 * the response's "passes" list (response.c) and the NpuKit engine's
 	 * kick groups (engine_npukit_groups.c), the host chains' replay
-	 * table (run_replay.c)
+	 * table (run_replay.c), the software engine's K-walks
+	 * (engine_software_walks.c)
 	 */
 	struct ttpu_passes_text *passes_text;
 	struct ttpu_npukit_groups *npukit_groups;
 	struct ttpu_replay_table *replay_table;
+	struct ttpu_sw_walks *sw_walks;
 };
 
 /* response.c: drop a reference to a rendered "passes" list (NULL: none). */
@@ -138,6 +140,8 @@ void ttpu_passes_text_put(struct ttpu_passes_text *t);
 void ttpu_npukit_groups_free(struct ttpu_npukit_groups *g);
 /* run_replay.c: free a program's replay table (NULL: none). */
 void ttpu_replay_table_free(struct ttpu_replay_table *t);
+/* engine_software_walks.c: free a program's K-walks (NULL: none). */
+void ttpu_sw_walks_free(struct ttpu_sw_walks *w);
 
 /* program.c: the index of buffer @name, or TTPU_NO_BUFFER. */
 uint32_t ttpu_program_find_buffer(const struct ttpu_program *prog,

@@ -421,13 +421,14 @@ static int run_matmul(struct runner *rn, const struct ttpu_stage *st,
  */
 static uint64_t run_threads(void)
 {
-	const char *v = getenv("TTPU_RUN_THREADS");
-
-	if (v && !strcmp(v, "1"))
+	switch (ttpu_threads_env()) {
+	case 1:
 		return UINT64_MAX;
-	if (v && !strcmp(v, "2"))
+	case 2:
 		return 1;
-	return THREAD_MIN_STEPS;
+	default:
+		return THREAD_MIN_STEPS;
+	}
 }
 
 int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,

@@ -60,4 +60,16 @@ static inline uint64_t ttpu_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * TTPU_RUN_THREADS (Documentation/libttpu-run.rst): 1 (one thread) or 2
+ * (a second thread wherever one can be used, however little the work) when
+ * set to that, else 0 (each part's own threshold).
+ */
+static inline int ttpu_threads_env(void)
+{
+	const char *v = getenv("TTPU_RUN_THREADS");
+
+	return v && (v[0] == '1' || v[0] == '2') && !v[1] ? v[0] - '0' : 0;
+}
+
 #endif /* TTPU_UTIL_H */
