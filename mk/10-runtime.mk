@@ -18,11 +18,11 @@ RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # Error paths (what valgrind is for), requests whose inputs come before
 # their program, plus many and concurrent runs of one program (result and
 # program lifetimes), the matmul builder, compiled programs and the NpuKit
-# engine's groups and packing on the in-process device: ~50 s under
-# valgrind.
+# engine's groups and packing on the in-process device, the software
+# engine's two threads: ~50 s under valgrind.
 RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_binary_write \
 	test_binary_mutate test_runs \
-	test_api test_matmul test_npukit_pack test_replay
+	test_api test_matmul test_npukit_pack test_replay test_software_engine
 RT_SUITE   ?= runtime
 
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
@@ -67,7 +67,8 @@ CHECK_TARGETS += check-runtime-vg
 
 # Under ThreadSanitizer, into $(BUILD)/tsan: the tests whose runs use
 # threads (the NpuKit engine's worker, concurrent runs of one program, a
-# run's second thread: test_replay sets TTPU_RUN_THREADS=2).
+# run's second thread: test_replay sets TTPU_RUN_THREADS=2; the software
+# engine's: test_software_engine).
 RT_TSAN_TESTS := test_npukit_pack test_runs test_replay test_software_engine
 .PHONY: check-runtime-tsan rt-tsan-run
 rt-tsan-run: $(RT_TSAN_TESTS:%=$(RT_OUT)/%)
