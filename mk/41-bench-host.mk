@@ -10,6 +10,7 @@
 # answer. tests/bench-host/run-bench-host says what each figure is.
 
 HOST_COST = $(BENCH_DIR)/host_cost
+HOST_COST_NO_AVX2 = $(BENCH_DIR)/host_cost_no_avx2
 
 .PHONY: bench-host
 
@@ -19,8 +20,15 @@ $(HOST_COST): tests/bench-host/host_cost.c tests/bench-host/standin_device.c $(L
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LIB_A) $(LDLIBS)
 
-bench-host: $(TTPU_RUN) $(HOST_COST)
-	tests/bench-host/run-bench-host $(BUILD) $(TTPU_RUN) $(HOST_COST)
+# The same with the loader's AVX2 paths off (no_avx2.c sets the library's
+# internal switch): the compiled load on an x86-64 without AVX2.
+$(HOST_COST_NO_AVX2): tests/bench-host/host_cost.c tests/bench-host/standin_device.c \
+		tests/bench-host/no_avx2.c $(LIB_A) uapi/npukit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(LIB_A) $(LDLIBS)
+
+bench-host: $(TTPU_RUN) $(HOST_COST) $(HOST_COST_NO_AVX2)
+	tests/bench-host/run-bench-host $(BUILD) $(TTPU_RUN) $(HOST_COST) $(HOST_COST_NO_AVX2)
 
 # `make bench-host-armhf`: bench-host's program and inputs through the
 # static armhf ttpu-run under qemu-arm, answers compared byte for byte with

@@ -58,3 +58,16 @@ board-armhf:
 bench-board: $(TTPU_RUN) $(BOARD_DRV_RUN) $(BOARD_QTRACE) board-armhf
 	BOARD_CHAIN=$(BOARD_CHAIN) tests/bench-board/run-bench-board $(BUILD) $(TTPU_RUN) $(BOARD_DRV_RUN) \
 		$(BOARD_ARM_RUN) $(BOARD_QTRACE) "$(REQUEST)" $(BOARD_SEEDS)
+
+# `make bench-csum-armhf`: the compiled file's checksum on armhf, counted
+# under qemu-arm on a CPU with NEON and one without (issue 20;
+# tests/bench-board/run-csum-armhf). Run after `make bench-host`.
+BOARD_CSUM = $(BOARD_ARM_DIR)/csum_count
+.PHONY: bench-csum-armhf
+bench-csum-armhf: $(BOARD_QTRACE)
+	tests/zynq/cross-build $(ZYNQ_XBUILD) >/dev/null
+	@mkdir -p $(BOARD_ARM_DIR)
+	arm-linux-gnueabihf-gcc -static -std=c11 -D_GNU_SOURCE -O2 $(WARN) -Iuserspace/include \
+		-Iuserspace/lib -Iuapi -o $(BOARD_CSUM) tests/bench-board/csum_count.c \
+		$(ZYNQ_XBUILD)/lib/libttpu-run.a
+	tests/bench-board/run-csum-armhf $(BOARD_CSUM) $(BOARD_QTRACE) $(BUILD)/bench-host/mlp.ttpb

@@ -350,7 +350,7 @@ static void program_then_inputs(const char *text, size_t plen, const char *input
 	ttpu_program_free(prog);
 }
 
-/* @image loaded three ways (binary_verdicts.h), which must agree. */
+/* @image loaded every way binary_verdicts.h has, which must agree. */
 static void check_verifiers_agree(const char *image, size_t len)
 {
 	struct binary_verdicts v;

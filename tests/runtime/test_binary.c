@@ -14,7 +14,8 @@
  * The loader checks commands and plan with a fast verifier first and the
  * precise check when it cannot tell (program_binary_check.h). The
  * verify_* test loads every flipped, truncated and swapped file made here
- * three ways (fast verifier alone, precise check alone, both): the fast
+ * three ways (fast verifier alone, precise check alone, both; and the
+ * fast one without its AVX2 walk, which must end as with it): the fast
  * one accepts nothing the precise one refuses, and a default load ends
  * as the precise one, message and all. Every word of the command and plan
  * records changed, with the checksum made right: test_binary_mutate.
@@ -388,7 +389,7 @@ struct verdicts {
 	unsigned long fast_refused;	/* rejections the fast verifier left to the precise check */
 };
 
-/* @image loaded three ways (binary_verdicts.h), counted in @v. */
+/* @image loaded every way binary_verdicts.h has, counted in @v. */
 static int same_verdicts(const char *image, size_t len, struct verdicts *v)
 {
 	struct binary_verdicts bv;

@@ -13,7 +13,10 @@
  * engine. Each file is also loaded with the fast verifier alone, the
  * precise check alone and both (tests/lib/binary_verdicts.h): the fast
  * one accepts nothing the precise one refuses, and a default load ends
- * as the precise check, message and all.
+ * as the precise check, message and all; the fast one without its AVX2
+ * walk over pass/acc pairs ends as with it. The matmul with long chains
+ * gives that walk several pairs a chain to see mutated, and each link's
+ * operand buffers are also changed together with their pass's.
  *
  * Under valgrind or the sanitizers the programs are the small ones and
  * the byte mutations every third byte, so that the suite stays well
@@ -90,7 +93,7 @@ struct tally {
 	unsigned int seed;
 };
 
-/* Every load of @image the three ways agrees, and a load is its commands' JSON. */
+/* Every load of @image binary_verdicts.h makes agrees, and a load is its commands' JSON. */
 static const char *judge(const char *image, size_t len, struct tally *t, char *why, size_t n)
 {
 	struct binary_verdicts bv;
@@ -249,6 +252,61 @@ static const char *mutate_all(char *image, size_t len, size_t byte_step, struct 
 	return r;
 }
 
+/*
+ * Each link's operand buffer and its pass's set together to every buffer
+ * index and one past: a change that no single word shows (the link still
+ * matches its pass), which the fast verifier must see as a change of the
+ * pass's operand, not take the chain's.
+ */
+static const char *mutate_operands(char *image, size_t len, struct tally *t, char *where,
+				   size_t wn)
+{
+	const struct ttpb_header *h = (const struct ttpb_header *)image;
+	const struct ttpb_section *links = &h->sections[TTPB_LINKS];
+	const struct ttpb_section *cmds = &h->sections[TTPB_COMMANDS];
+	uint32_t nbuffers = (uint32_t)h->sections[TTPB_BUFFERS].count;
+	const char *r = NULL;
+	char why[1024];
+
+	for (size_t k = 0; k < links->count && !r; k++) {
+		char *link = image + links->offset + k * sizeof(struct ttpu_link);
+		struct ttpu_link l;
+		char *pass;
+
+		memcpy(&l, link, sizeof(l));
+		if (l.pass_cmd >= cmds->count)
+			continue;
+		pass = image + cmds->offset + (size_t)l.pass_cmd * sizeof(struct ttpu_command);
+		for (int operand = 0; operand < 2 && !r; operand++) {
+			size_t in_link = operand ? offsetof(struct ttpu_link, b.buf) :
+						   offsetof(struct ttpu_link, a.buf);
+			size_t in_pass = operand ? offsetof(struct ttpu_command, u.pass.b.buf) :
+						   offsetof(struct ttpu_command, u.pass.a.buf);
+			uint32_t was_link, was_pass;
+
+			memcpy(&was_link, link + in_link, 4);
+			memcpy(&was_pass, pass + in_pass, 4);
+			for (uint32_t x = 0; x <= nbuffers && !r; x++) {
+				if (x == was_link)
+					continue;
+				memcpy(link + in_link, &x, 4);
+				memcpy(pass + in_pass, &x, 4);
+				fix_checksum(image, len);
+				r = judge(image, len, t, why, sizeof(why));
+				if (r) {
+					snprintf(where, wn, "link %zu and its pass, operand %c = %u: %s",
+						 k, operand ? 'b' : 'a', x, r);
+					r = where;
+				}
+				memcpy(link + in_link, &was_link, 4);
+				memcpy(pass + in_pass, &was_pass, 4);
+				fix_checksum(image, len);
+			}
+		}
+	}
+	return r;
+}
+
 /* @prog compiled, the file judged as it is and mutated every way. */
 static const char *mutate_program(const ttpu_program *prog, size_t byte_step, struct tally *t,
 				  char *where, size_t wn)
@@ -265,8 +323,10 @@ static const char *mutate_program(const ttpu_program *prog, size_t byte_step, st
 	r = judge(image, len, t, why, sizeof(why));
 	if (r)
 		snprintf(where, wn, "as compiled: %s", r);
-	else
+	if (!r)
 		r = mutate_all(image, len, byte_step, t, where, wn);
+	if (!r)
+		r = mutate_operands(image, len, t, where, wn);
 	free(image);
 	return r;
 }
@@ -338,6 +398,7 @@ TEST_F_TIMEOUT(mutate, corpus, 900)
 	};
 	static const struct { size_t m, k, n; unsigned int flags; } shapes[] = {
 		{ 5, 9, 6, TTPU_MATMUL_BIAS | TTPU_MATMUL_RELU }, { 8, 12, 4, 0 },
+		{ 4, 24, 8, TTPU_MATMUL_BIAS },
 	};
 	size_t nfiles = self->slow ? 2 : sizeof(files) / sizeof(files[0]);
 	struct ttpu_error err;

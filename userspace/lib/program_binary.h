@@ -88,15 +88,17 @@ bool ttpu_binary_has_magic(const void *p, size_t len);
  * 0: Fletcher-style 64-bit sums in 8 lanes over the image's 8-byte words
  * in the producer's byte order (each 64-byte block adds its k-th pair of
  * words to sum1[k], then sum1[k] to sum2[k]; the last block zero-padded),
- * mixed with the length into one word (MurmurHash3's finaliser). Two words per vector
- * instruction, so that checking a 12 MB file costs a few instructions per
- * 64 bytes; Documentation/ttpu-binary.rst gives it exactly.
+ * mixed with the length into one word (MurmurHash3's finaliser). The
+ * lanes are independent: program_binary_csum.c sums them with the
+ * kernel that suits the CPU (two or four to a vector register, or one at
+ * a time in core registers), so that checking a 12 MB file costs a few
+ * instructions per 64 bytes; Documentation/ttpu-binary.rst gives it exactly.
  */
 uint64_t ttpu_binary_checksum(const void *image, size_t len);
 
 /*
- * Two 64-bit lanes, the size of an SSE2 (x86-64) or NEON register; where
- * neither is there, the compiler makes each operation two scalar ones.
+ * Two 64-bit lanes, the size of an SSE2 (x86-64) or NEON register: the
+ * layout of the sums (lane 2k + l is sum1[k][l]), whichever kernel adds.
  */
 typedef uint64_t ttpu_u64x2 __attribute__((vector_size(16)));
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "program_binary_check.h"
+#include "program_binary_csum.h"
 
 /* Four lanes, two: an SSE2 or NEON register; else the compiler goes scalar. */
 typedef uint32_t u32x4 __attribute__((vector_size(16)));
@@ -172,36 +173,37 @@ static bool pair_quick(struct fast *fs, size_t i, size_t t, const struct ttpu_ch
 }
 
 /*
- * Pairs @t to @end - 1 of the stage at command @f, chain @ch's middle
- * ones, all plain pairs on the last pass's operands that lie inside them
- * (64 MACs each), or false. No branch per pair: each record's words are
- * compared with what they must be, four lanes at a time (the pass's op,
+ * What plain_pairs() compares a run of pairs with: from pass command @i,
+ * slot @slot and link @l on, passes on buffers @a and @b whose window
+ * origins (a.r, a.c, b.r, b.c) are at most @lim, accs into @ch's window.
+ */
+struct pairs_want {
+	uint32_t i, slot, a, b, lim[4];
+	const struct ttpu_chain *ch;
+};
+
+/*
+ * The pairs' records from @pc to @stop and their links from @l, four lanes
+ * at a time (SSE2, NEON; else the compiler goes scalar): the pass's op,
  * slot and operand buffers; its link's words against its own; its acc's
  * op, slot, window, bias and trailing 0 bytes; its window's origins
- * against the last full one), and the differences gathered.
+ * against the last full one. The differences are gathered, no branch.
  */
-static bool plain_pairs(struct fast *fs, size_t f, size_t t, size_t end,
-			const struct ttpu_chain *ch)
+static bool pairs_vec16(const unsigned char *pc, const unsigned char *stop,
+			const unsigned char *l, const struct pairs_want *w)
 {
-	const unsigned char *pc = (const unsigned char *)&fs->p->cmds[f + 2 * t];
-	const unsigned char *stop = (const unsigned char *)&fs->p->cmds[f + 2 * end];
-	const unsigned char *l = (const unsigned char *)&fs->pl->links[fs->link + t];
-	const uint32_t slot = (uint32_t)(fs->npass + t), i = (uint32_t)(f + 2 * t);
-	const uint32_t a = (uint32_t)fs->ok_a, b = (uint32_t)fs->ok_b;
-	u32x4 ep0 = { TTPU_OP_PASS, slot, a, 0 }, ep1 = { 0, b, 0, 0 };
-	u32x4 ea0 = { TTPU_OP_ACC, slot, ch->dst.buf, ch->dst.r };
+	const struct ttpu_chain *ch = w->ch;
+	u32x4 ep0 = { TTPU_OP_PASS, w->slot, w->a, 0 }, ep1 = { 0, w->b, 0, 0 };
+	u32x4 ea0 = { TTPU_OP_ACC, w->slot, ch->dst.buf, ch->dst.r };
 	const u32x4 ea1 = { ch->dst.c, TTPU_NO_BUFFER, 0, 0 };
 	const u32x4 mp0 = { ~0u, ~0u, ~0u, 0 }, mp1 = { 0, ~0u, 0, 0 };
 	/* the link's pass_cmd less the acc's op word, in the lane after b.c */
-	u32x4 el1 = { 0, 0, 0, i - TTPU_OP_ACC };
+	u32x4 el1 = { 0, 0, 0, w->i - TTPU_OP_ACC };
 	const u32x4 next = { 0, 1, 0, 0 }, next_cmd = { 0, 0, 0, 2 };
-	u32x4 lim0, lim1, bad = { 0 }, p0, p1, a0, a1, q0, q1, l0, l1;
+	const u32x4 lim0 = { UINT32_MAX, UINT32_MAX, UINT32_MAX, w->lim[0] };
+	const u32x4 lim1 = { w->lim[1], UINT32_MAX, w->lim[2], w->lim[3] };
+	u32x4 bad = { 0 }, bad_p0 = { 0 }, bad_p1 = { 0 }, p0, p1, a0, a1, q0, q1, l0, l1;
 
-	if (fs->ok_a == NOT_A_BUFFER || fs->ok_b == NOT_A_BUFFER || fs->a_rows < 0 ||
-	    fs->a_cols < 0 || fs->b_rows < 0 || fs->b_cols < 0)
-		return false;
-	lim0 = (u32x4){ UINT32_MAX, UINT32_MAX, UINT32_MAX, (uint32_t)fs->a_rows };
-	lim1 = (u32x4){ (uint32_t)fs->a_cols, UINT32_MAX, (uint32_t)fs->b_rows, (uint32_t)fs->b_cols };
 	for (; pc != stop; pc += 2 * sizeof(struct ttpu_command), l += sizeof(struct ttpu_link)) {
 		memcpy(&p0, pc, sizeof(p0));
 		memcpy(&p1, pc + 16, sizeof(p1));
@@ -211,13 +213,95 @@ static bool plain_pairs(struct fast *fs, size_t f, size_t t, size_t end,
 		memcpy(&q1, pc + 20, sizeof(q1));
 		memcpy(&l0, l, sizeof(l0));
 		memcpy(&l1, l + 12, sizeof(l1));
-		bad |= ((p0 ^ ep0) & mp0) | ((p1 ^ ep1) & mp1) | (a0 ^ ea0) | (a1 ^ ea1) |
-		       (l0 ^ q0) | (l1 - q1 - el1) | (u32x4)(p0 > lim0) | (u32x4)(p1 > lim1);
+		/* the pass's words masked once, after the loop */
+		bad_p0 |= p0 ^ ep0;
+		bad_p1 |= p1 ^ ep1;
+		bad |= (a0 ^ ea0) | (a1 ^ ea1) | (l0 ^ q0) | (l1 - q1 - el1) |
+		       (u32x4)(p0 > lim0) | (u32x4)(p1 > lim1);
 		ep0 += next;
 		ea0 += next;
 		el1 += next_cmd;
 	}
-	if (bad[0] | bad[1] | bad[2] | bad[3])
+	bad |= (bad_p0 & mp0) | (bad_p1 & mp1);
+	return !(bad[0] | bad[1] | bad[2] | bad[3]);
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+
+/*
+ * pairs_vec16() with AVX2, where the CPU has it, for pairs that are not
+ * the links' first: the same conditions in about half the instructions.
+ * A pair's pass and acc records are one vector each; its link is compared
+ * with the pass's operands as one more, the link read from 4 bytes before
+ * it (the previous link's pass command, which must be i - 2: the walk or
+ * pair_is() found it so) and the pass from 4 bytes on (its slot, operands
+ * and the acc's op word). The origins' bounds are checked once, on their
+ * running maxima.
+ */
+__attribute__((target("avx2")))
+static bool pairs_avx2(const unsigned char *pc, const unsigned char *stop,
+		       const unsigned char *l, const struct pairs_want *w)
+{
+	const struct ttpu_chain *ch = w->ch;
+	u32x8 ep = { TTPU_OP_PASS, w->slot, w->a, 0, 0, w->b, 0, 0 };
+	const u32x8 mp = { ~0u, ~0u, ~0u, 0, 0, ~0u, 0, 0 };
+	u32x8 ea = { TTPU_OP_ACC, w->slot, ch->dst.buf, ch->dst.r, ch->dst.c, TTPU_NO_BUFFER, 0, 0 };
+	u32x8 el = { w->i - 2 - w->slot, 0, 0, 0, 0, 0, 0, w->i - TTPU_OP_ACC };
+	const u32x8 next = { 0, 1, 0, 0, 0, 0, 0, 0 }, next_el = { 1, 0, 0, 0, 0, 0, 0, 2 };
+	u32x8 bad = { 0 }, most = { 0 }, p, q, c, k;
+
+	for (; pc != stop; pc += 2 * sizeof(struct ttpu_command), l += sizeof(struct ttpu_link)) {
+		memcpy(&p, pc, sizeof(p));
+		memcpy(&q, pc + 4, sizeof(q));
+		memcpy(&c, pc + 32, sizeof(c));
+		memcpy(&k, l - 4, sizeof(k));
+		bad |= ((p ^ ep) & mp) | (c ^ ea) | (k - q - el);
+		most = (u32x8)_mm256_max_epu32((__m256i)most, (__m256i)p);
+		ep += next;
+		ea += next;
+		el += next_el;
+	}
+	for (int j = 1; j < 8; j++)
+		bad[0] |= bad[j];
+	return !bad[0] && most[3] <= w->lim[0] && most[4] <= w->lim[1] && most[6] <= w->lim[2] &&
+	       most[7] <= w->lim[3];
+}
+#endif
+
+/*
+ * Pairs @t to @end - 1 of the stage at command @f, chain @ch's middle
+ * ones, all plain pairs on the last pass's operands that lie inside them
+ * (64 MACs each), or false.
+ */
+static bool plain_pairs(struct fast *fs, size_t f, size_t t, size_t end,
+			const struct ttpu_chain *ch)
+{
+	const unsigned char *pc = (const unsigned char *)&fs->p->cmds[f + 2 * t];
+	const unsigned char *stop = (const unsigned char *)&fs->p->cmds[f + 2 * end];
+	const unsigned char *l = (const unsigned char *)&fs->pl->links[fs->link + t];
+	struct pairs_want w;
+	bool ok;
+
+	if (fs->ok_a == NOT_A_BUFFER || fs->ok_b == NOT_A_BUFFER || fs->a_rows < 0 ||
+	    fs->a_cols < 0 || fs->b_rows < 0 || fs->b_cols < 0)
+		return false;
+	w = (struct pairs_want){
+		.i = (uint32_t)(f + 2 * t), .slot = (uint32_t)(fs->npass + t),
+		.a = (uint32_t)fs->ok_a, .b = (uint32_t)fs->ok_b, .ch = ch,
+		.lim = { (uint32_t)fs->a_rows, (uint32_t)fs->a_cols, (uint32_t)fs->b_rows,
+			 (uint32_t)fs->b_cols },
+	};
+#if defined(__x86_64__)
+	/* a link before the first: plain pairs are a chain's middle ones */
+	if (fs->link + t && ttpu_binary_avx2_on())
+		ok = pairs_avx2(pc, stop, l, &w);
+	else
+#endif
+		ok = pairs_vec16(pc, stop, l, &w);
+	if (!ok)
 		return false;
 	fs->useful += (uint64_t)(TTPU_TILE * TTPU_TILE * TTPU_TILE) * (end - t);
 	return true;
