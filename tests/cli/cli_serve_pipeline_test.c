@@ -123,7 +123,7 @@ static char *stream_text(unsigned int n, enum req_kind *kinds)
 	return s;
 }
 
-/* The next line of *@text, NUL-terminated in place of its '\n', *@text moved past it; NULL at the end. */
+/* The next line of *@text, its '\n' made a NUL, *@text moved past it; NULL at the end. */
 static char *next_line(char **text)
 {
 	char *l = *text, *nl;
@@ -526,8 +526,9 @@ TEST_F_TIMEOUT(pipeline, no_thread_serves_serially, 300)
  * stdout failing ends the loop at once, though stdin stays open with
  * nothing more to read: the reader waiting for it is woken, not waited for.
  * With @reader_end (the read end of stdout's pipe, left full) the response
- * blocks until it is closed after a while, so that the reader is waiting
- * for the next request by then.
+ * blocks until it is closed after a while, so that by then the reader has
+ * parsed a second request, left unanswered (and freed: ASan's leak check),
+ * and is waiting for a third.
  */
 static void write_error(struct __test_metadata *_metadata, const char *env, int out,
 			int reader_end, const char *msg)
@@ -540,6 +541,7 @@ static void write_error(struct __test_metadata *_metadata, const char *env, int 
 	close(out);
 	ASSERT_EQ((ssize_t)strlen(GOOD "\n"), write(s.in, GOOD "\n", strlen(GOOD "\n")));
 	if (reader_end >= 0) {
+		ASSERT_EQ((ssize_t)strlen(GOOD "\n"), write(s.in, GOOD "\n", strlen(GOOD "\n")));
 		usleep(500000);
 		close(reader_end);
 	}

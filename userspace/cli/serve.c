@@ -189,6 +189,7 @@ struct serve_ahead {
 	pthread_t thread;
 };
 
+/* The reader thread: a request whenever the slot is empty, until EOF, a read error or stop. */
 static void *ahead_main(void *arg)
 {
 	struct serve_ahead *a = arg;
