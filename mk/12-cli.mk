@@ -5,11 +5,13 @@
 #   check-cli  cli_test (one TEST per behaviour), cli_hostile_test (issue 13:
 #              hostile text, -o nodes, memory bounds), then cli_valgrind_test
 #              (the error paths under valgrind; SKIPs without valgrind).
+#   check-cli-tsan  the --serve suites with ttpu-run built with TSan.
 # The suite fails when any test fails or a test binary exits non-zero.
 
 CLI_TEST_DIR  := tests/cli
 CLI_TEST_OUT  := $(BUILD)/tests/cli
 CLI_TEST_BINS := $(CLI_TEST_OUT)/cli_test $(CLI_TEST_OUT)/cli_hostile_test $(CLI_TEST_OUT)/cli_serve_test \
+		 $(CLI_TEST_OUT)/cli_serve_pipeline_test \
 		 $(CLI_TEST_OUT)/cli_compile_test $(CLI_TEST_OUT)/cli_valgrind_test
 
 # FIXTURE_SETUP() and friends expand to functions without prototypes.
@@ -37,6 +39,19 @@ cli-run: $(CLI_BINS) $(TTPU_RUN)
 
 # check-cli-san: ttpu-run built with ASan+UBSan; valgrind cannot run an
 # ASan binary, so cli_valgrind_test stays out.
-$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS="$(BUILD)/san/tests/cli/cli_test $(BUILD)/san/tests/cli/cli_hostile_test $(BUILD)/san/tests/cli/cli_serve_test $(BUILD)/san/tests/cli/cli_compile_test"))
+$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS="$(BUILD)/san/tests/cli/cli_test $(BUILD)/san/tests/cli/cli_hostile_test $(BUILD)/san/tests/cli/cli_serve_test $(BUILD)/san/tests/cli/cli_serve_pipeline_test $(BUILD)/san/tests/cli/cli_compile_test"))
+
+# check-cli-tsan: ttpu-run built with ThreadSanitizer into $(BUILD)/tsan,
+# over the --serve suites (its next request is read and parsed on a second
+# thread while the current one runs, cli/serve.c); a race ends the
+# ttpu-run it is found in with status 66, which fails the test.
+CLI_TSAN_TESTS := cli_serve_test cli_serve_pipeline_test
+.PHONY: check-cli-tsan
+check-cli-tsan:
+	@$(MAKE) --no-print-directory TSAN=1 BUILD=$(BUILD)/tsan RESULTS=$(abspath $(RESULTS)) \
+		cli-run CLI_SUITE=cli-tsan CLI_BINS="$(CLI_TSAN_TESTS:%=$(BUILD)/tsan/tests/cli/%)" \
+		CLI_WRAP='env TSAN_OPTIONS=halt_on_error=1:exitcode=66'
+
+CHECK_TARGETS += check-cli-tsan
 
 -include $(wildcard $(BUILD)/obj/$(CLI_TEST_DIR)/*.d)

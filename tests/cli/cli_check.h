@@ -251,10 +251,10 @@ static inline bool cli_utf8_valid(const char *str, size_t len)
 	return true;
 }
 
-/* Whether the suite runs built with ASan, which cannot run under ulimit -v. */
+/* Whether the suite runs built with ASan or TSan, which cannot run under ulimit -v. */
 static inline bool cli_sanitized(void)
 {
-	return getenv("ASAN_OPTIONS") != NULL;
+	return getenv("ASAN_OPTIONS") != NULL || getenv("TSAN_OPTIONS") != NULL;
 }
 
 /* ---- checks: need the harness's _metadata ------------------------------ */

@@ -336,7 +336,7 @@ TEST_F_TIMEOUT(long_line, skipped_in_bounded_memory, 300)
 	struct proc_result r;
 
 	if (cli_sanitized())
-		SKIP(return, "ASan cannot run under ulimit -v");
+		SKIP(return, "sanitizers cannot run under ulimit -v");
 	serve_long_line(_metadata, 100000000, "--max-input 1M", 65536, "UsageError", &r);
 	proc_result_free(&r);
 }
@@ -353,7 +353,7 @@ TEST_F_TIMEOUT(long_line, beyond_memory_is_its_error, 300)
 	char *l;
 
 	if (cli_sanitized())
-		SKIP(return, "ASan cannot run under ulimit -v");
+		SKIP(return, "sanitizers cannot run under ulimit -v");
 	serve_long_line(_metadata, 300000000, "", 262144, "SystemError", &r);
 	l = line_of(r.out, 1);
 	EXPECT_NE(NULL, strstr(l, "\"errno\": 12")) { TH_LOG("%s", l); }

@@ -25,6 +25,7 @@ FIXTURE_VARIANT(valgrind) {
 	const char *kind;	/* NULL: success */
 	int lines;		/* success: 0 one JSON response, > 0 that many
 				 * lines (--serve), -1 nothing on stdout */
+	bool stdout_full;	/* stdout is /dev/full: no JSON error there */
 };
 
 FIXTURE_VARIANT_ADD(valgrind, ok_file) {
@@ -104,6 +105,15 @@ FIXTURE_VARIANT_ADD(valgrind, serve_long_line) {
 	.in = VG_SERVE, .status = 0, .lines = 4,
 };
 
+/*
+ * stdout failing at the first response: --serve's reader thread is
+ * stopped and joined wherever it is, nothing of it leaked.
+ */
+FIXTURE_VARIANT_ADD(valgrind, serve_write_error) {
+	.args = { "--serve", "--max-input", "1K", "--engine", "software", "@tiny.json" },
+	.in = VG_SERVE, .status = 3, .kind = "SystemError", .stdout_full = true,
+};
+
 /* Written as it is laid out, onto OUT replaced atomically. */
 FIXTURE_VARIANT_ADD(valgrind, compile) {
 	.args = { "--compile", "@range.json", "-o", "OUT" }, .status = 0, .lines = -1,
@@ -177,6 +187,7 @@ TEST_F_TIMEOUT(valgrind, clean, 120)
 	const char *args[PROC_MAX_ARGS];
 	char *owned[8], *text, *log, *vg_log, *out;
 	struct proc_result r;
+	int full;
 
 	if (!self->dir)
 		return;	/* skipped in setup */
@@ -188,7 +199,10 @@ TEST_F_TIMEOUT(valgrind, clean, 120)
 		ASSERT_NE(NULL, text);
 	vg_log = cli_path(self->dir, "valgrind.log");
 	ASSERT_NE(NULL, vg_log);
+	full = variant->stdout_full ? open("/dev/full", O_WRONLY | O_CLOEXEC) : 0;
+	ASSERT_LE(0, full);
 	ASSERT_EQ(0, proc_run_ttpu(args, &(struct proc_opts){ .stdin_text = text,
+							      .stdout_fd = full,
 							      .valgrind_log = vg_log }, &r));
 	if (r.status == 99) {
 		log = test_slurp(vg_log, NULL);
@@ -199,7 +213,7 @@ TEST_F_TIMEOUT(valgrind, clean, 120)
 	free(vg_log);
 	ASSERT_NE(99, r.status);
 	if (variant->kind) {
-		check_error(_metadata, &r, variant->kind, variant->status);
+		check_error_ex(_metadata, &r, variant->kind, variant->status, !variant->stdout_full);
 	} else if (variant->lines) {
 		int n = 0;
 

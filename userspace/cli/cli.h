@@ -4,7 +4,9 @@
  *
  * ttpu-run.c: options and the request -> response flow.
  * sink.c:     where the response goes: stdout, or OUT written atomically.
- * serve.c:    --serve, one program answering inputs lines on stdin.
+ * serve.c:    --serve, one program answering inputs lines on stdin, the
+ *             next read and parsed on a second thread.
+ * serve_reader.c: --serve's stdin a line at a time (serve_reader.h).
  * report.c:   errors (JSON on stdout, one line on stderr, exit status) and
  *             the --stats summary.
  * info.c:     --info: the NpuKit devices, GET_INFO, state and counters.

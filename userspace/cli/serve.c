@@ -10,154 +10,98 @@
  * {"error": ...} line whose "line" is the request's line on stdin, and the
  * loop goes on; blank lines are skipped; EOF ends the loop. Only a failure
  * of stdin or stdout itself ends it early, since nothing could be answered
- * any more: a read error is an error, never taken for EOF.
+ * any more: a read error is an error, never taken for EOF. Lines are read
+ * by serve_reader.c, in bounded memory.
  *
- * Lines are read by hand rather than with getline(), which holds a line
- * whatever its length and reports a line too long for memory the way it
- * reports EOF. Here a line is held up to the input-size limit and no
- * further: the rest of a longer line is read and dropped a chunk at a
- * time, so memory stays bounded whatever the client sends.
+ * Two cores (issue 20): a reader thread reads and parses the next request
+ * while the calling thread runs the current one and writes its response,
+ * so on a steady stream a request's inputs are ready when the run before
+ * it ends. Requests are still answered one at a time, in order, each from
+ * the same parsed inputs and with the same errors as one thread would
+ * give; the reader is at most one request ahead (the one it prepares, or
+ * the one it has prepared and waits to hand over), so at most two requests
+ * are held, each line bounded by the input-size limit. A response is
+ * written and flushed before the next request is awaited: a client that
+ * waits for each answer before writing the next line gets it at once.
+ * TTPU_SERVE_THREADS=1 (Documentation/ttpu-run.rst), or a thread or pipe
+ * that cannot be made, serves on the calling thread alone.
+ *
+ * Why parsing request k + 1 beside ttpu_run() of request k is safe: the
+ * parse reads only what the program was loaded with and never changes
+ * (its name, buffers, input list and name index: ttpu_inputs_new(),
+ * ttpu_inputs_parse() in program_inputs.c and the text_*.c readers), and
+ * writes only its own ttpu_inputs, json-c tokener and error. A run writes
+ * nothing of the program but its caches made at first use, each its own
+ * pointer published with an atomic compare-and-exchange (the replay table,
+ * run_replay.c; the NpuKit engine's kick groups, engine_npukit_groups.c;
+ * the passes text, response.c), none of which the parse reads. The input
+ * limit is an atomic (text_read.c), the parse's C locale is per thread
+ * (uselocale()), errno is per thread, and the engine, stdout and stderr
+ * are used by the calling thread alone. make check-cli-tsan runs the
+ * serve tests under ThreadSanitizer.
  */
 #include <errno.h>
-#include <poll.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "serve_reader.h"
 
-/* What is read at once, and what the buffer shrinks back to after a long line. */
-#define SERVE_CHUNK ((size_t)64 << 10)
-
-/* stdin, a line at a time: bytes [start, end) of buf are read, not yet served. */
-struct line_reader {
-	int fd;
-	char *buf;
-	size_t cap, start, end;
-	size_t limit;			/* the longest line held, '\n' excluded */
-	unsigned long long line;	/* of the line last returned, 1-based */
-	bool eof;
+/* A request read from stdin and made ready to run, or why there is none. */
+struct serve_request {
+	enum line_status status;	/* LINE_END, LINE_READ_ERROR: no request */
+	unsigned long long line;	/* its line on stdin, 1-based */
+	int read_errno;			/* LINE_READ_ERROR */
+	size_t limit;			/* the input limit, for LINE_TOO_LONG */
+	ttpu_inputs *in;		/* LINE_OK: parsed unless ret */
+	int ret;			/* LINE_OK: non-zero when err says why not */
+	struct ttpu_error err;
+	uint64_t inputs_ns;		/* ttpu_inputs_new() and the parse */
 };
 
-enum line_status {
-	LINE_OK,			/* a line, its '\n' excluded */
-	LINE_END,			/* EOF */
-	LINE_TOO_LONG,			/* longer than the limit: skipped */
-	LINE_NO_MEMORY,			/* could not be held: skipped */
-	LINE_READ_ERROR,		/* errno set */
-};
-
-/* More bytes at buf + end: > 0, 0 at EOF, < 0 (errno set) on a read error. */
-static ssize_t reader_fill(struct line_reader *r)
+static bool blank(const char *s, size_t len)
 {
-	for (;;) {
-		ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
-
-		if (n >= 0) {
-			r->end += (size_t)n;
-			r->eof = !n;
-			return n;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			/* A non-blocking stdin: wait for it rather than fail. */
-			struct pollfd p = { .fd = r->fd, .events = POLLIN };
-
-			if (poll(&p, 1, -1) >= 0 || errno == EINTR)
-				continue;
-		}
-		return -1;
-	}
-}
-
-/* Drop the rest of the current line, up to and including its '\n'. */
-static enum line_status reader_skip_line(struct line_reader *r)
-{
-	for (;;) {
-		char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
-
-		if (nl) {
-			r->start = (size_t)(nl - r->buf) + 1;
-			return LINE_OK;
-		}
-		r->start = r->end = 0;
-		if (r->eof)
-			return LINE_OK;
-		if (reader_fill(r) < 0)
-			return LINE_READ_ERROR;
-	}
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	return true;
 }
 
 /*
- * The next line in *@line (not NUL-terminated, valid until the next call)
- * and its length. A line past r->limit, or one that memory cannot hold, is
- * read to its end and dropped: LINE_TOO_LONG or LINE_NO_MEMORY.
+ * The next request of @r in @q, blank lines skipped: its line read and,
+ * unless dropped, parsed as @prog's inputs. Touches nothing but @r and
+ * @q, and @prog only to read it: the reader thread runs it.
  */
-static enum line_status reader_next(struct line_reader *r, const char **line, size_t *len)
+static void serve_prepare(struct line_reader *r, const ttpu_program *prog,
+			  struct serve_request *q)
 {
-	size_t scanned = 0;	/* bytes of this line known to hold no '\n' */
+	const char *line = NULL;
+	enum line_status s;
+	uint64_t start;
+	size_t len = 0;
 
-	/* A long line's room is given back once it is served. */
-	if (r->cap > SERVE_CHUNK && r->end - r->start <= SERVE_CHUNK) {
-		char *nb;
-
-		memmove(r->buf, r->buf + r->start, r->end - r->start);
-		r->end -= r->start;
-		r->start = 0;
-		nb = realloc(r->buf, SERVE_CHUNK);
-		if (nb) {
-			r->buf = nb;
-			r->cap = SERVE_CHUNK;
-		}
-	}
-	if (r->start == r->end && r->eof)
-		return LINE_END;
-	r->line++;
-	for (;;) {
-		char *nl = memchr(r->buf + r->start + scanned, '\n',
-				  r->end - r->start - scanned);
-		size_t have = r->end - r->start;
-
-		if (nl || (r->eof && have)) {
-			*line = r->buf + r->start;
-			*len = nl ? (size_t)(nl - *line) : have;
-			if (*len > r->limit)
-				break;
-			r->start += *len + (nl ? 1 : 0);
-			return LINE_OK;
-		}
-		if (r->eof)
-			return LINE_END;
-		scanned = have;
-		if (have > r->limit)
-			break;
-		if (r->start) {
-			memmove(r->buf, r->buf + r->start, have);
-			r->start = 0;
-			r->end = have;
-		}
-		if (r->end == r->cap) {
-			/* Room for limit bytes and the '\n' that ends them. */
-			size_t ncap = r->cap > (r->limit + 1) / 2 ? r->limit + 1 : r->cap * 2;
-			char *nb = realloc(r->buf, ncap);
-
-			if (!nb) {
-				enum line_status s = reader_skip_line(r);
-
-				return s == LINE_OK ? LINE_NO_MEMORY : s;
-			}
-			r->buf = nb;
-			r->cap = ncap;
-		}
-		if (reader_fill(r) < 0)
-			return LINE_READ_ERROR;
-	}
-	{
-		enum line_status s = reader_skip_line(r);
-
-		return s == LINE_OK ? LINE_TOO_LONG : s;
-	}
+	do
+		s = serve_reader_next(r, &line, &len);
+	while (s == LINE_OK && blank(line, len));
+	q->status = s;
+	q->line = r->line;
+	q->limit = r->limit;
+	q->read_errno = s == LINE_READ_ERROR ? (errno ? errno : EIO) : 0;
+	q->in = NULL;
+	q->ret = 0;
+	q->inputs_ns = 0;
+	if (s != LINE_OK)
+		return;
+	start = cli_now_ns();
+	q->in = ttpu_inputs_new(prog);
+	if (!q->in)
+		q->ret = ttpu_error_sys(&q->err, ENOMEM, "allocating the inputs");
+	else
+		q->ret = ttpu_inputs_parse(q->in, line, len, &q->err);
+	q->inputs_ns = cli_now_ns() - start;
 }
 
 /* The --stats line of request @n: @kind, or "ok" with @res's counts. */
@@ -182,98 +126,204 @@ static void serve_error(struct ttpu_error *err, unsigned long long line_no)
 	ttpu_error_write_json(err, stdout);
 }
 
-/* One request: @line parsed as inputs, run, answered on stdout. */
-static void serve_one(const ttpu_program *prog, ttpu_engine *eng, const char *line,
-		      size_t len, bool stats, unsigned long long n,
-		      unsigned long long line_no)
+/* A line that was dropped unread: its error line. */
+static void serve_dropped(struct serve_request *q, bool stats, unsigned long long n)
+{
+	struct cli_times t = { 0 };
+
+	if (q->status == LINE_TOO_LONG)
+		ttpu_error_set(&q->err, TTPU_USAGE_ERROR,
+			       "line %llu: longer than the %zu-byte input limit (--max-input)",
+			       q->line, q->limit);
+	else
+		ttpu_error_sys(&q->err, ENOMEM,
+			       "line %llu: too long to hold in memory (--max-input is %zu bytes)",
+			       q->line, q->limit);
+	serve_error(&q->err, q->line);
+	if (stats)
+		serve_stats(n, &t, &q->err, NULL);
+}
+
+/* Request @n, prepared in @q: run and answered on stdout. */
+static void serve_answer(const ttpu_program *prog, ttpu_engine *eng,
+			 struct serve_request *q, bool stats, unsigned long long n)
 {
 	struct cli_times t = { .start = cli_now_ns() };
 	uint64_t mark = t.start;
-	struct ttpu_error err;
 	ttpu_result *res = NULL;
-	ttpu_inputs *in = ttpu_inputs_new(prog);
-	int ret;
+	int ret = q->ret;
 
-	if (!in)
-		ret = ttpu_error_sys(&err, ENOMEM, "allocating the inputs");
-	else
-		ret = ttpu_inputs_parse(in, line, len, &err);
-	cli_times_add(&t, CLI_PHASE_LOAD, &mark);
+	if (q->status != LINE_OK) {
+		serve_dropped(q, stats, n);
+		return;
+	}
+	/* Parsed ahead, perhaps while the request before ran. */
+	t.ns[CLI_PHASE_LOAD] = q->inputs_ns;
 	if (!ret)
-		ret = ttpu_run(prog, eng, in, &res, &err);
+		ret = ttpu_run(prog, eng, q->in, &res, &q->err);
 	cli_times_add(&t, CLI_PHASE_RUN, &mark);
 	if (!ret)
-		ret = ttpu_result_write_json(res, stdout, stats, &err);
+		ret = ttpu_result_write_json(res, stdout, stats, &q->err);
 	else
-		serve_error(&err, line_no);
+		serve_error(&q->err, q->line);
 	cli_times_add(&t, CLI_PHASE_OUTPUT, &mark);
 	if (stats)
-		serve_stats(n, &t, ret ? &err : NULL, res);
+		serve_stats(n, &t, ret ? &q->err : NULL, res);
 	ttpu_result_free(res);
-	ttpu_inputs_free(in);
 }
 
-/* A line that was dropped unread (@s): its error line. */
-static void serve_dropped(const struct line_reader *r, enum line_status s, bool stats,
-			  unsigned long long n)
-{
-	struct cli_times t = { 0 };
-	struct ttpu_error err;
+/*
+ * The reader thread and the one request it hands over. It prepares a
+ * request only while the slot is empty, so it is never more than one
+ * request ahead of the one being answered.
+ */
+struct serve_ahead {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;		/* full or stop changed */
+	struct line_reader *r;
+	const ttpu_program *prog;
+	struct serve_request slot;
+	bool full;			/* slot holds a request not yet taken */
+	bool stop;			/* the serving thread takes no more */
+	int wake[2];			/* written on stop: ends a wait for stdin */
+	pthread_t thread;
+};
 
-	if (s == LINE_TOO_LONG)
-		ttpu_error_set(&err, TTPU_USAGE_ERROR,
-			       "line %llu: longer than the %zu-byte input limit (--max-input)",
-			       r->line, r->limit);
-	else
-		ttpu_error_sys(&err, ENOMEM,
-			       "line %llu: too long to hold in memory (--max-input is %zu bytes)",
-			       r->line, r->limit);
-	serve_error(&err, r->line);
-	if (stats)
-		serve_stats(n, &t, &err, NULL);
+/* The reader thread: a request whenever the slot is empty, until EOF, a read error or stop. */
+static void *ahead_main(void *arg)
+{
+	struct serve_ahead *a = arg;
+	struct serve_request q;
+	bool last = false;
+
+	pthread_mutex_lock(&a->lock);
+	while (!last) {
+		while (a->full && !a->stop)
+			pthread_cond_wait(&a->changed, &a->lock);
+		if (a->stop)
+			break;
+		pthread_mutex_unlock(&a->lock);
+		serve_prepare(a->r, a->prog, &q);
+		last = q.status == LINE_END || q.status == LINE_READ_ERROR;
+		pthread_mutex_lock(&a->lock);
+		if (a->stop) {
+			ttpu_inputs_free(q.in);
+			break;
+		}
+		a->slot = q;
+		a->full = true;
+		pthread_cond_broadcast(&a->changed);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
 }
 
-static bool blank(const char *s, size_t len)
+/* Start reading ahead from @r; false (nothing started, nothing read) if it cannot. */
+static bool ahead_start(struct serve_ahead *a, struct line_reader *r,
+			const ttpu_program *prog)
 {
-	for (size_t i = 0; i < len; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-			return false;
-	return true;
+	a->r = r;
+	a->prog = prog;
+	a->full = a->stop = false;
+	if (pipe2(a->wake, O_CLOEXEC))
+		return false;
+	if (pthread_mutex_init(&a->lock, NULL))
+		goto no_lock;
+	if (pthread_cond_init(&a->changed, NULL))
+		goto no_cond;
+	r->wake_fd = a->wake[0];
+	if (!pthread_create(&a->thread, NULL, ahead_main, a))
+		return true;
+	r->wake_fd = -1;
+	pthread_cond_destroy(&a->changed);
+no_cond:
+	pthread_mutex_destroy(&a->lock);
+no_lock:
+	close(a->wake[0]);
+	close(a->wake[1]);
+	return false;
+}
+
+/* The next request, as serve_prepare() gives it, once the reader has it. */
+static void ahead_take(struct serve_ahead *a, struct serve_request *q)
+{
+	pthread_mutex_lock(&a->lock);
+	while (!a->full)
+		pthread_cond_wait(&a->changed, &a->lock);
+	*q = a->slot;
+	a->full = false;
+	pthread_cond_broadcast(&a->changed);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* Stop the reader wherever it is (a read() of stdin included) and join it. */
+static void ahead_stop(struct serve_ahead *a)
+{
+	static const char byte = 1;
+
+	pthread_mutex_lock(&a->lock);
+	a->stop = true;
+	pthread_cond_broadcast(&a->changed);
+	pthread_mutex_unlock(&a->lock);
+	/* A full pipe already wakes it; nothing else can fail here. */
+	while (write(a->wake[1], &byte, 1) < 0 && errno == EINTR)
+		;
+	pthread_join(a->thread, NULL);
+	if (a->full)
+		ttpu_inputs_free(a->slot.in);
+	a->r->wake_fd = -1;
+	pthread_cond_destroy(&a->changed);
+	pthread_mutex_destroy(&a->lock);
+	close(a->wake[0]);
+	close(a->wake[1]);
+}
+
+/* Whether to read ahead: not with TTPU_SERVE_THREADS=1. */
+static bool ahead_wanted(void)
+{
+	const char *v = getenv("TTPU_SERVE_THREADS");
+
+	return !v || strcmp(v, "1");
 }
 
 int cli_serve(const ttpu_program *prog, ttpu_engine *eng, bool stats,
 	      struct ttpu_error *err)
 {
 	struct line_reader r = {
-		.fd = STDIN_FILENO, .cap = SERVE_CHUNK, .limit = ttpu_text_limit(),
+		.fd = STDIN_FILENO, .wake_fd = -1, .cap = SERVE_CHUNK,
+		.limit = ttpu_text_limit(),
 	};
+	struct serve_ahead ahead;
+	bool threaded;
 	unsigned long long n = 0;
-	enum line_status s;
-	const char *line;
-	size_t len;
+	struct serve_request q;
 	int ret = 0;
 
 	r.buf = malloc(r.cap);
 	if (!r.buf)
 		return ttpu_error_sys(err, ENOMEM, "allocating the request buffer");
-	while ((s = reader_next(&r, &line, &len)) != LINE_END) {
-		if (s == LINE_READ_ERROR) {
-			ret = ttpu_error_sys(err, errno ? errno : EIO, "reading stdin (line %llu)",
-					     r.line);
+	threaded = ahead_wanted() && ahead_start(&ahead, &r, prog);
+	for (;;) {
+		if (threaded)
+			ahead_take(&ahead, &q);
+		else
+			serve_prepare(&r, prog, &q);
+		if (q.status == LINE_END)
+			break;
+		if (q.status == LINE_READ_ERROR) {
+			ret = ttpu_error_sys(err, q.read_errno, "reading stdin (line %llu)", q.line);
 			break;
 		}
-		if (s == LINE_OK && blank(line, len))
-			continue;
 		n++;
-		if (s == LINE_OK)
-			serve_one(prog, eng, line, len, stats, n, r.line);
-		else
-			serve_dropped(&r, s, stats, n);
+		serve_answer(prog, eng, &q, stats, n);
+		ttpu_inputs_free(q.in);
 		if (fflush(stdout) || ferror(stdout)) {
 			ret = ttpu_error_sys(err, errno ? errno : EIO, "writing response %llu", n);
 			break;
 		}
 	}
+	if (threaded)
+		ahead_stop(&ahead);
 	free(r.buf);
 	return ret;
 }
