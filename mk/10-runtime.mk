@@ -68,8 +68,10 @@ CHECK_TARGETS += check-runtime-vg
 # Under ThreadSanitizer, into $(BUILD)/tsan: the tests whose runs use
 # threads (the NpuKit engine's worker, concurrent runs of one program, a
 # run's second thread: test_replay sets TTPU_RUN_THREADS=2; the software
-# engine's: test_software_engine).
-RT_TSAN_TESTS := test_npukit_pack test_runs test_replay test_software_engine
+# engine's: test_software_engine; first runs racing to make what is kept
+# with the program: test_once_per_program).
+RT_TSAN_TESTS := test_npukit_pack test_runs test_replay test_software_engine \
+	test_once_per_program
 .PHONY: check-runtime-tsan rt-tsan-run
 rt-tsan-run: $(RT_TSAN_TESTS:%=$(RT_OUT)/%)
 	$(call run-suite,runtime-tsan,$^,env TSAN_OPTIONS=halt_on_error=1:exitcode=66)

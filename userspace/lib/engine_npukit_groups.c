@@ -2,13 +2,15 @@
 /*
  * engine_npukit_groups.c - a stage's jobs grouped into kicks: quads where
  * the compiler's 2x2 tile structure exists, then pairs, then a single
- * (engine_npukit.c says what each is). Grouping hashes every job's windows
- * and sorts the hashes three ways: ~940 armhf instructions a kick, which
- * depend on the plan alone, so it is done once per program, at its first
- * run on the NpuKit engine, for every stage, and kept with the program:
- * two sets, one of every job and one without the jobs the runner takes
- * (run_split.h), each made when first asked for. With the groups, each
- * rows kick's operand offsets are worked out once (rows_sources()).
+ * (engine_npukit.c says what each is). Grouping hashes the windows of
+ * every job the device computes (in one walk of its links) and sorts the
+ * hashes three ways; the jobs left out (the runner's, and those with no
+ * links) are neither hashed nor sorted, which leaves the groups as they
+ * were. It depends on the plan alone, so it is done once per program, at
+ * its first run on the NpuKit engine, for every stage, and kept with the
+ * program: two sets, one of every job and one without the jobs the runner
+ * takes (run_split.h), each made when first asked for. With the groups,
+ * each rows kick's operand offsets are worked out once (rows_sources()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,19 +53,19 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h * 0xff51afd7ed558ccdULL;
 }
 
-static uint64_t hash_windows(const struct ttpu_plan *plan, const struct ttpu_job *job,
-			     int b_side)
+/* Hashes of the job's A windows and of its B windows, in one walk of its links. */
+static void hash_windows(const struct ttpu_plan *plan, const struct ttpu_job *job,
+			 struct npk_jobkey *key)
 {
-	uint64_t h = mix(0x12345, job->nlinks);
+	uint64_t ha = mix(0x12345, job->nlinks), hb = ha;
+	const struct ttpu_link *l = &plan->links[job->first_link];
 
-	for (uint32_t i = 0; i < job->nlinks; i++) {
-		const struct ttpu_link *l = &plan->links[job->first_link + i];
-		const struct ttpu_window *w = b_side ? &l->b : &l->a;
-
-		h = mix(h, ((uint64_t)w->buf << 32) ^ w->r);
-		h = mix(h, w->c);
+	for (uint32_t i = 0; i < job->nlinks; i++, l++) {
+		ha = mix(mix(ha, ((uint64_t)l->a.buf << 32) ^ l->a.r), l->a.c);
+		hb = mix(mix(hb, ((uint64_t)l->b.buf << 32) ^ l->b.r), l->b.c);
 	}
-	return h;
+	key->ha = ha;
+	key->hb = hb;
 }
 
 static int same_windows(const struct ttpu_plan *plan, uint32_t j1, uint32_t j2,
@@ -151,7 +153,7 @@ static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *s
 			const uint8_t *host_job, struct npk_scratch *r,
 			struct npk_stage_groups *out)
 {
-	uint32_t n = st->njobs, pending = NO_JOB;
+	uint32_t n = st->njobs, pending = NO_JOB, m = 0;
 	struct npk_jobkey *by_a, *by_b, *by_ab, *keys;
 	size_t ng = 0;
 
@@ -166,21 +168,24 @@ static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *s
 	for (uint32_t j = 0; j < n; j++) {
 		const struct ttpu_job *job = &plan->jobs[st->first_job + j];
 
-		keys[j].ha = hash_windows(plan, job, 0);
-		keys[j].hb = hash_windows(plan, job, 1);
-		keys[j].job = j;
 		/*
 		 * A chain fed only by deferred passes has nothing to compute;
-		 * the runner's jobs are not the device's.
+		 * the runner's jobs are not the device's. Jobs taken from the
+		 * start are never anyone's partner (find_partner() skips them),
+		 * so they are neither hashed nor sorted.
 		 */
 		r->taken[j] = job->nlinks == 0 || (host_job && host_job[j]);
+		if (r->taken[j])
+			continue;
+		hash_windows(plan, job, &keys[j]);
+		keys[j].job = j;
+		by_a[m++] = keys[j];
 	}
-	memcpy(by_a, keys, n * sizeof(*by_a));
-	memcpy(by_b, by_a, n * sizeof(*by_a));
-	memcpy(by_ab, by_a, n * sizeof(*by_a));
-	qsort(by_a, n, sizeof(*by_a), cmp_ha);
-	qsort(by_b, n, sizeof(*by_b), cmp_hb);
-	qsort(by_ab, n, sizeof(*by_ab), cmp_hab);
+	memcpy(by_b, by_a, m * sizeof(*by_a));
+	memcpy(by_ab, by_a, m * sizeof(*by_a));
+	qsort(by_a, m, sizeof(*by_a), cmp_ha);
+	qsort(by_b, m, sizeof(*by_b), cmp_hb);
+	qsort(by_ab, m, sizeof(*by_ab), cmp_hab);
 
 	for (uint32_t x = 0; x < n; x++) {
 		const struct npk_jobkey *kx = &keys[x];
@@ -191,15 +196,15 @@ static int build_groups(const struct ttpu_plan *plan, const struct ttpu_stage *s
 		if (r->taken[x])
 			continue;
 		r->taken[x] = 1;
-		y = find_partner(by_a, n, kx, cmp_ha, r->taken, x);
-		z = find_partner(by_b, n, kx, cmp_hb, r->taken, x);
+		y = find_partner(by_a, m, kx, cmp_ha, r->taken, x);
+		z = find_partner(by_b, m, kx, cmp_hb, r->taken, x);
 		w = NO_JOB;
 		if (y != NO_JOB && z != NO_JOB && y != z) {
 			kw.ha = keys[z].ha;
 			kw.hb = keys[y].hb;
 			kw.job = 0;
 			r->taken[y] = r->taken[z] = 1;
-			w = find_partner(by_ab, n, &kw, cmp_hab, r->taken, NO_JOB);
+			w = find_partner(by_ab, m, &kw, cmp_hab, r->taken, NO_JOB);
 			r->taken[y] = r->taken[z] = 0;
 		}
 		if (w != NO_JOB &&

@@ -38,17 +38,6 @@ void ttpu_replay_table_free(struct ttpu_replay_table *t)
 	free(t);
 }
 
-/* Window @w of buffer @b, wholly inside it: its first byte's offset, or OTHER. */
-static uint32_t rows_offset(const struct ttpu_buffer *b, const struct ttpu_window *w)
-{
-	uint64_t off;
-
-	if ((uint64_t)w->r + TTPU_TILE > b->rows || (uint64_t)w->c + TTPU_TILE > b->cols)
-		return TTPU_REPLAY_OTHER;
-	off = (uint64_t)w->r * b->cols + w->c;
-	return off < TTPU_REPLAY_OTHER ? (uint32_t)off : TTPU_REPLAY_OTHER;
-}
-
 static bool full_window(const struct ttpu_program *prog, const struct ttpu_window *w)
 {
 	const struct ttpu_buffer *b = &prog->buffers[w->buf];
@@ -56,23 +45,145 @@ static bool full_window(const struct ttpu_program *prog, const struct ttpu_windo
 	return (uint64_t)w->r + TTPU_TILE <= b->rows && (uint64_t)w->c + TTPU_TILE <= b->cols;
 }
 
-/* Whether @c1 can go with @c0 through the NEON 4x8 step, at every step. */
-static bool pairs(const struct ttpu_program *prog, const struct ttpu_replay_table *t,
-		  const struct ttpu_chain *c0, const struct ttpu_chain *c1)
+/*
+ * What one chain's steps read, worked out once a chain: its A and B
+ * buffers, how far a window's origin may go in each and still be wholly
+ * inside it, and their row strides. A buffer of OTHER elements or more
+ * would have no rows step; no program has one (TTPU_MAX_TOTAL_ELEMENTS,
+ * 2^28, is every buffer's limit).
+ */
+struct chain_bufs {
+	uint32_t a, b;			/* buffer ids */
+	uint64_t ar, ac, br, bc;	/* largest origin row, column + 1; 0: none */
+	uint32_t as, bs;		/* row strides */
+};
+
+static uint64_t origins(uint32_t extent)
+{
+	return extent >= TTPU_TILE ? (uint64_t)extent - TTPU_TILE + 1 : 0;
+}
+
+static void chain_bufs_of(const struct ttpu_program *prog, const struct ttpu_link *l,
+			  struct chain_bufs *cb)
+{
+	const struct ttpu_buffer *a = &prog->buffers[l->a.buf], *b = &prog->buffers[l->b.buf];
+	bool fits = (uint64_t)a->rows * a->cols < TTPU_REPLAY_OTHER &&
+		    (uint64_t)b->rows * b->cols < TTPU_REPLAY_OTHER;
+
+	cb->a = l->a.buf;
+	cb->b = l->b.buf;
+	cb->ar = fits ? origins(a->rows) : 0;
+	cb->ac = origins(a->cols);
+	cb->br = origins(b->rows);
+	cb->bc = origins(b->cols);
+	cb->as = a->cols;
+	cb->bs = b->cols;
+}
+
+/*
+ * The compiler's tiling: step s of @ch reads link first + s, A at (r, c +
+ * 4s) and B at (r + 4s, c), every window inside its buffer (the first's
+ * and the last's are, so all are). The offsets then go up by 4 and by 4
+ * rows of B a step: each step's link is compared with the windows
+ * expected of it, and nothing is computed from it. False when a step is
+ * otherwise (what was written is then written again).
+ */
+static bool progression(const struct ttpu_plan *plan, const struct ttpu_chain *ch,
+			const struct chain_bufs *cb, uint32_t (*off)[2])
+{
+	const struct ttpu_step *st = &plan->steps[ch->first_step];
+	uint32_t n = ch->nsteps, first = st[0].link, s;
+	const struct ttpu_link *l = &plan->links[first];
+	uint32_t ar = l->a.r, ac = l->a.c, br = l->b.r, bc = l->b.c, oa, ob;
+	uint64_t last = (uint64_t)TTPU_TILE * (n - 1);
+
+	if (ar >= cb->ar || ac + last >= cb->ac || br + last >= cb->br || bc >= cb->bc)
+		return false;
+	oa = ar * cb->as + ac;
+	ob = br * cb->bs + bc;
+	for (s = 0; s < n; s++, l++) {
+		if (st[s].link != first + s || l->a.buf != cb->a || l->a.r != ar ||
+		    l->a.c != ac + TTPU_TILE * s || l->b.buf != cb->b ||
+		    l->b.r != br + TTPU_TILE * s || l->b.c != bc)
+			return false;
+		off[s][0] = oa + TTPU_TILE * s;
+		off[s][1] = ob + TTPU_TILE * s * cb->bs;
+	}
+	return true;
+}
+
+/*
+ * Chain @ch's steps' offsets into @off and its buffers into @bufs; @lead
+ * gets its first step's offsets when its steps are a progression(), OTHER
+ * otherwise. A step is a rows step when its link reads the chain's A and
+ * B buffers (its first link's) through windows wholly inside them; its
+ * offsets are then those windows' first bytes. The buffers' limits are
+ * worked out once a chain, not a step.
+ */
+static void chain_offsets(const struct ttpu_program *prog, const struct ttpu_chain *ch,
+			  uint32_t (*off)[2], uint32_t bufs[2], uint32_t lead[2])
 {
 	const struct ttpu_plan *plan = prog->plan;
-	const uint32_t *bufs0 = t->bufs[c0 - plan->chains], *bufs1 = t->bufs[c1 - plan->chains];
+	const struct ttpu_step *st = &plan->steps[ch->first_step];
+	struct chain_bufs cb;
+	uint32_t s = 0;
+
+	bufs[0] = bufs[1] = TTPU_NO_BUFFER;
+	lead[0] = lead[1] = TTPU_REPLAY_OTHER;
+	for (; s < ch->nsteps && st[s].link == TTPU_NO_LINK; s++)
+		off[s][0] = off[s][1] = TTPU_REPLAY_OTHER;
+	if (s == ch->nsteps)
+		return;
+	chain_bufs_of(prog, &plan->links[st[s].link], &cb);
+	bufs[0] = cb.a;
+	bufs[1] = cb.b;
+	if (!s && progression(plan, ch, &cb, off)) {
+		lead[0] = off[0][0];
+		lead[1] = off[0][1];
+		return;
+	}
+	for (; s < ch->nsteps; s++) {
+		const struct ttpu_link *l;
+
+		off[s][0] = off[s][1] = TTPU_REPLAY_OTHER;
+		if (st[s].link == TTPU_NO_LINK)
+			continue;
+		l = &plan->links[st[s].link];
+		if (l->a.buf == cb.a && l->b.buf == cb.b && l->a.r < cb.ar && l->a.c < cb.ac &&
+		    l->b.r < cb.br && l->b.c < cb.bc) {
+			/* Below rows * cols < OTHER: no wrap in 32 bits. */
+			off[s][0] = l->a.r * cb.as + l->a.c;
+			off[s][1] = l->b.r * cb.bs + l->b.c;
+		}
+	}
+}
+
+/*
+ * Whether @c1 can go with @c0 through the NEON 4x8 step, at every step:
+ * the same buffers, full windows, and every step a rows step of both
+ * reading one A window and B windows side by side. Two progressions (the
+ * same buffers, so the same strides) do when their first steps do.
+ */
+static bool pairs(const struct ttpu_program *prog, const struct ttpu_replay_table *t,
+		  const uint32_t (*lead)[2], const struct ttpu_chain *c0,
+		  const struct ttpu_chain *c1)
+{
+	const struct ttpu_plan *plan = prog->plan;
+	size_t k0 = (size_t)(c0 - plan->chains), k1 = (size_t)(c1 - plan->chains);
+	const uint32_t *bufs0 = t->bufs[k0], *bufs1 = t->bufs[k1];
+	const uint32_t (*o0)[2] = (const uint32_t (*)[2])t->off + c0->first_step;
+	const uint32_t (*o1)[2] = (const uint32_t (*)[2])t->off + c1->first_step;
 
 	if (c0->nsteps != c1->nsteps || !c0->nsteps || bufs0[0] == TTPU_NO_BUFFER ||
 	    bufs0[0] != bufs1[0] || bufs0[1] != bufs1[1] ||
 	    !full_window(prog, &c0->dst) || !full_window(prog, &c1->dst))
 		return false;
-	for (uint32_t s = 0; s < c0->nsteps; s++) {
-		const uint32_t *o0 = t->off[c0->first_step + s], *o1 = t->off[c1->first_step + s];
-
-		if (o0[0] == TTPU_REPLAY_OTHER || o1[0] != o0[0] || o1[1] != o0[1] + TTPU_TILE)
+	if (lead[k0][0] != TTPU_REPLAY_OTHER && lead[k1][0] != TTPU_REPLAY_OTHER)
+		return lead[k1][0] == lead[k0][0] && lead[k1][1] == lead[k0][1] + TTPU_TILE;
+	for (uint32_t s = 0; s < c0->nsteps; s++)
+		if (o0[s][0] == TTPU_REPLAY_OTHER || o1[s][0] != o0[s][0] ||
+		    o1[s][1] != o0[s][1] + TTPU_TILE)
 			return false;
-	}
 	return true;
 }
 
@@ -80,46 +191,27 @@ static struct ttpu_replay_table *table_make(const struct ttpu_program *prog)
 {
 	const struct ttpu_plan *plan = prog->plan;
 	struct ttpu_replay_table *t = calloc(1, sizeof(*t));
+	uint32_t (*lead)[2] = malloc((plan->nchains + 1) * sizeof(*lead));
 
-	if (!t)
-		return NULL;
+	if (!t || !lead)
+		goto oom;
 	t->off = malloc((plan->nsteps + 1) * sizeof(*t->off));
 	t->bufs = malloc((plan->nchains + 1) * sizeof(*t->bufs));
 	t->pair_next = calloc(plan->nchains + 1, 1);
-	if (!t->off || !t->bufs || !t->pair_next) {
-		ttpu_replay_table_free(t);
-		return NULL;
-	}
-	for (size_t k = 0; k < plan->nchains; k++) {
-		const struct ttpu_chain *ch = &plan->chains[k];
-		uint32_t *bufs = t->bufs[k];
-
-		bufs[0] = bufs[1] = TTPU_NO_BUFFER;
-		for (uint32_t s = 0; s < ch->nsteps; s++) {
-			const struct ttpu_step *st = &plan->steps[ch->first_step + s];
-			uint32_t *off = t->off[ch->first_step + s];
-			const struct ttpu_link *l;
-
-			off[0] = off[1] = TTPU_REPLAY_OTHER;
-			if (st->link == TTPU_NO_LINK)
-				continue;
-			l = &plan->links[st->link];
-			/* A chain's rows steps read one A and one B buffer: its first link's. */
-			if (bufs[0] == TTPU_NO_BUFFER) {
-				bufs[0] = l->a.buf;
-				bufs[1] = l->b.buf;
-			}
-			if (l->a.buf != bufs[0] || l->b.buf != bufs[1])
-				continue;
-			off[0] = rows_offset(&prog->buffers[l->a.buf], &l->a);
-			off[1] = rows_offset(&prog->buffers[l->b.buf], &l->b);
-			if (off[0] == TTPU_REPLAY_OTHER || off[1] == TTPU_REPLAY_OTHER)
-				off[0] = off[1] = TTPU_REPLAY_OTHER;
-		}
-	}
+	if (!t->off || !t->bufs || !t->pair_next)
+		goto oom;
+	for (size_t k = 0; k < plan->nchains; k++)
+		chain_offsets(prog, &plan->chains[k], t->off + plan->chains[k].first_step,
+			      t->bufs[k], lead[k]);
 	for (size_t k = 0; k + 1 < plan->nchains; k++)
-		t->pair_next[k] = pairs(prog, t, &plan->chains[k], &plan->chains[k + 1]);
+		t->pair_next[k] = pairs(prog, t, (const uint32_t (*)[2])lead, &plan->chains[k],
+					&plan->chains[k + 1]);
+	free(lead);
 	return t;
+oom:
+	free(lead);
+	ttpu_replay_table_free(t);
+	return NULL;
 }
 
 const struct ttpu_replay_table *ttpu_replay_table_of(const struct ttpu_program *prog)
