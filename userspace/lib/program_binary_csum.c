@@ -18,10 +18,6 @@
 #include "program_binary_csum.h"
 #include "run_range_neon.h"
 
-#if defined(__arm__)
-#include <sys/auxv.h>
-#endif
-
 int ttpu_binary_csum_kernel = -1;
 
 #define LANES (TTPB_CSUM_BLOCK / sizeof(uint64_t))	/* 8 */
@@ -346,7 +342,7 @@ bool ttpu_binary_csum_kernel_usable(enum ttpu_csum_kernel k)
 		return true;
 #if defined(__arm__)
 	case TTPU_CSUM_NEON:
-		return getauxval(AT_HWCAP) & HWCAP_ARM_NEON;
+		return ttpu_neon_present();
 #endif
 #if defined(__x86_64__)
 	case TTPU_CSUM_AVX2:

@@ -21,4 +21,7 @@ extern int ttpu_range_neon;
 /* Whether the NEON paths are built here and chosen. */
 bool ttpu_range_neon_on(void);
 
+/* Whether this CPU has NEON (the kernel's HWCAP_ARM_NEON, asked once), whatever the tests chose. */
+bool ttpu_neon_present(void);
+
 #endif /* TTPU_RUN_RANGE_NEON_H */
