@@ -41,7 +41,7 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	struct npukit_sim_cpu cpu;
 
 	/* the device lock for most counters, stats_lock for a batch's own */
-	if (mutex_lock_killable(&nd->lock))
+	if (npukit_lock_killable(nd))
 		return -EINTR;
 	spin_lock(&nd->stats_lock);
 	seq_printf(m, "backend %s\n", nd->sim ? "simulated" : "hardware");
@@ -94,7 +94,7 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "sim_cpu_pages %llu\n", cpu.count[NPUKIT_CPU_PAGE]);
 	}
 	spin_unlock(&nd->stats_lock);
-	mutex_unlock(&nd->lock);
+	npukit_unlock_device(nd);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npukit_stats);
@@ -103,10 +103,10 @@ static int npukit_state_show(struct seq_file *m, void *unused)
 {
 	struct npukit_device *nd = m->private;
 
-	if (mutex_lock_killable(&nd->lock))
+	if (npukit_lock_killable(nd))
 		return -EINTR;
 	seq_printf(m, "%s\n", nd->gone ? "gone" : nd->failed ? "failed" : "ok");
-	mutex_unlock(&nd->lock);
+	npukit_unlock_device(nd);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npukit_state);
@@ -127,10 +127,10 @@ static ssize_t npukit_reset_write(struct file *file, const char __user *buf,
 		return ret;
 	if (!val)
 		return count;
-	if (mutex_lock_killable(&nd->lock))
+	if (npukit_lock_killable(nd))
 		return -EINTR;
 	ret = nd->gone ? -ENODEV : npukit_recover(nd);
-	mutex_unlock(&nd->lock);
+	npukit_unlock_device(nd);
 	return ret ? ret : count;
 }
 

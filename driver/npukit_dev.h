@@ -19,8 +19,10 @@
 #include <linux/io.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -32,6 +34,7 @@
 
 struct attribute_group;
 struct dentry;
+struct mm_struct;
 struct platform_device;
 struct reset_control;
 
@@ -39,6 +42,13 @@ struct reset_control;
 #define NPUKIT_MAX_KICKS	65536
 #define NPUKIT_MAX_RESULTS	4096
 #define NPUKIT_KICK_SIZE_MAX	4096
+/*
+ * What the batches of one device may hold at once: their kicks' copies
+ * (136 bytes a kick) and pinned result slots. The largest batch holds
+ * 9.5 MiB and is always let in alone; on a 512 MB board the cap keeps
+ * what callers of one device make unreclaimable under 5% of its memory.
+ */
+#define NPUKIT_HELD_BYTES_MAX	(24 * 1024 * 1024)
 
 /*
  * Kicks are staged and run in chunks: one copy from userspace, one cache
@@ -94,6 +104,24 @@ struct npukit_io {
 #define NPUKIT_IRQS		2
 
 struct npukit_device;
+struct npukit_lock_waiter;
+
+/**
+ * struct npukit_lock - the device lock, first come first served, with a
+ *	deadline (npukit_lock.c)
+ * @wait_lock: guards the rest
+ * @held: somebody holds the lock
+ * @head: the longest waiter
+ * @tail: the newest waiter
+ * @dep_map: what lockdep knows of it
+ */
+struct npukit_lock {
+	spinlock_t wait_lock;
+	bool held;
+	struct npukit_lock_waiter *head;
+	struct npukit_lock_waiter *tail;
+	struct lockdep_map dep_map;
+};
 
 /**
  * struct npukit_irq - one interrupt line of the AXI DMA
@@ -224,6 +252,7 @@ struct npukit_hw_kick {
  * @offset: of the first byte in the first page
  * @size: bytes
  * @write: pinned for the device's results
+ * @mm: the address space whose pinned_vm the pages are charged to
  */
 struct npukit_pinned {
 	struct page **pages;
@@ -231,6 +260,7 @@ struct npukit_pinned {
 	size_t offset;
 	size_t size;
 	bool write;
+	struct mm_struct *mm;
 };
 
 /**
@@ -250,6 +280,9 @@ struct npukit_pinned {
  * @failed: recovery could not prove the device clean: every SUBMIT fails
  *	until a reset does (npukit_recover.c)
  * @pl_reset: the PL reset line (the "resets" property), or NULL
+ * @held_bytes: what running and queued batches hold of
+ *	%NPUKIT_HELD_BYTES_MAX (npukit_job.c)
+ * @held_wq: batches waiting for their share of it
  * @stats_lock: guards the counters a batch adds to when it ends
  *	(npukit_account()), so that a batch never waits for the device lock
  *	only to count itself
@@ -283,10 +316,12 @@ struct npukit_device {
 	void __iomem *npu;
 	void __iomem *dma;
 	struct npukit_sim *sim;
-	struct mutex lock;	/* the hardware queue; guards all below */
+	struct npukit_lock lock;	/* the hardware queue; guards all below */
 	bool gone;
 	bool failed;
 	struct reset_control *pl_reset;
+	atomic64_t held_bytes;
+	wait_queue_head_t held_wq;
 	spinlock_t stats_lock;	/* see npukit_account() */
 	struct npukit_io io;
 	u32 ip_id;
@@ -364,11 +399,22 @@ static inline u32 npukit_npu_read(struct npukit_device *nd, u32 off)
  * @npu_pushed). A relaxed read does not do it: its value unused, nothing
  * keeps the CPU from issuing a later write to another slave before the
  * read's response is back, and UG585 (3.2.4) orders accesses only within
- * one peripheral. readl() does: on 32-bit ARM it is the load and a DSB
- * (__iormb()), and a DSB completes only once every access before it has
- * (ARMv7-A ARM A3.8.3), the load's response included; on x86 an uncached
- * load is not passed by later stores. Documentation/npukit/hardware.rst,
- * "Ordering across the two slaves".
+ * one peripheral. Nor does readl() by what the kernel promises of it:
+ * memory-barriers.txt ("KERNEL I/O BARRIER EFFECTS") orders it against
+ * accesses to the same peripheral, later reads of memory and delay
+ * loops, not against a later write to another peripheral; that ARM's
+ * readl() happens to end in a DSB is an implementation detail. The
+ * mandatory barrier is what the kernel promises for this: mb() orders
+ * every access before it, MMIO through relaxed accessors included, before
+ * every access after it as the devices see them (memory-barriers.txt,
+ * "CPU MEMORY BARRIERS": mandatory barriers "may be used to control MMIO
+ * effects on accesses through relaxed memory I/O windows"); the DMA
+ * write that follows cannot be seen before the NPU has answered the read,
+ * and the NPU answers it only behind the writes issued to it before (same
+ * peripheral, in order). On the Cortex-A9 mb() is a DSB, which completes
+ * only once the load has its response (ARMv7-A ARM A3.8.3), and a PL310
+ * sync. Documentation/npukit/hardware.rst, "Ordering across the two
+ * slaves".
  */
 static inline void npukit_npu_read_wait(struct npukit_device *nd, u32 off)
 {
@@ -380,8 +426,10 @@ static inline void npukit_npu_read_wait(struct npukit_device *nd, u32 off)
 	io->npu_pushed = io->wseq;
 	if (nd->sim)
 		npukit_sim_read_wait(nd->sim, NPUKIT_SPACE_NPU, off);
-	else
-		readl(nd->npu + off);
+	else {
+		(void)readl_relaxed(nd->npu + off);
+		mb();
+	}
 }
 
 /* Returns the write's sequence number, see struct npukit_io. */
@@ -441,6 +489,29 @@ static inline void npukit_cpu_sync(struct npukit_device *nd, size_t bytes)
 		npukit_sim_cpu_sync(nd->sim, bytes);
 }
 
+/* npukit_lock.c */
+void npukit_lock_init(struct npukit_lock *l);
+int npukit_lock_until(struct npukit_lock *l, unsigned int state,
+		      u64 deadline_ns);
+void npukit_unlock(struct npukit_lock *l);
+
+/* The device lock for a wait that a fatal signal stops (debugfs, sysfs) */
+static inline int npukit_lock_killable(struct npukit_device *nd)
+{
+	return npukit_lock_until(&nd->lock, TASK_KILLABLE, U64_MAX);
+}
+
+/* The device lock for a wait that nothing stops (unbind) */
+static inline void npukit_lock_device(struct npukit_device *nd)
+{
+	npukit_lock_until(&nd->lock, TASK_UNINTERRUPTIBLE, U64_MAX);
+}
+
+static inline void npukit_unlock_device(struct npukit_device *nd)
+{
+	npukit_unlock(&nd->lock);
+}
+
 /* npukit_hw.c */
 int npukit_hw_init(struct npukit_device *nd);
 int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
@@ -470,8 +541,6 @@ void npukit_sleep_range(struct npukit_device *nd, unsigned long min_us,
 /* npukit_pin.c */
 int npukit_pin(struct npukit_pinned *pin, u64 uaddr, size_t size, bool write);
 void npukit_unpin(struct npukit_pinned *pin);
-void npukit_pinned_read(const struct npukit_pinned *pin, size_t off, void *dst,
-			size_t len);
 void npukit_pinned_write(struct npukit_pinned *pin, size_t off,
 			 const void *src, size_t len);
 

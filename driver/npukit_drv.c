@@ -349,7 +349,9 @@ static int npukit_probe(struct platform_device *pdev)
 	if (!nd)
 		return -ENOMEM;
 	kref_init(&nd->ref);
-	mutex_init(&nd->lock);
+	npukit_lock_init(&nd->lock);
+	atomic64_set(&nd->held_bytes, 0);
+	init_waitqueue_head(&nd->held_wq);
 	spin_lock_init(&nd->stats_lock);
 	nd->dev = dev;
 	ret = devm_add_action_or_reset(dev, npukit_put_action, nd);
@@ -412,8 +414,8 @@ static void npukit_remove_device(struct platform_device *pdev)
 	npukit_debugfs_remove(nd);
 	misc_deregister(&nd->misc);
 	/* waits for the chunk on the hardware, if any; nothing runs after */
-	mutex_lock(&nd->lock);
-	mutex_unlock(&nd->lock);
+	npukit_lock_device(nd);
+	npukit_unlock_device(nd);
 	ida_free(&npukit_ida, nd->id);
 }
 

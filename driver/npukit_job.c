@@ -7,30 +7,38 @@
  * Out fields are written once, so that a submit struct that cannot be
  * written fails before anything runs too.
  *
- * The batch's kick and result memory is then pinned (npukit_pin.c), and
- * the batch runs in chunks of %NPUKIT_CHUNK_KICKS, each staged in a
- * per-SUBMIT kernel buffer (struct npukit_job, bounded whatever the batch
- * size): copy the chunk's kicks in from the pinned pages, put their A||B
+ * Before anything runs, the part of every kick the device uses (struct
+ * npukit_kick, 136 bytes, whatever the caller's @kick_size) is copied into
+ * kernel memory charged to the caller's memory cgroup, and checked there:
+ * what runs is what was checked, and a process whose pages are slow to
+ * come (userfaultfd, FUSE, swap) waits for them before it holds up
+ * anybody else. The result slots (at most 1 MiB) are pinned and charged
+ * to the caller's RLIMIT_MEMLOCK (npukit_pin.c). What all batches of a
+ * device hold at once is capped (npukit_job_reserve()), so callers of the
+ * device cannot make much of a 512 MB board's memory unreclaimable.
+ *
+ * The batch runs in chunks of up to %NPUKIT_CHUNK_KICKS: put their A||B
  * tiles (the first 128 bytes of struct npukit_kick are exactly the stream
  * the IP consumes) in the TX buffer with one cache flush, run them, write
  * the C tiles from the RX buffer to their pinned slots, and confirm the
  * last run (GEMM_DONE). Under the device lock nothing touches memory that
- * can fault: a process whose pages are slow to come (userfaultfd, FUSE,
- * swap) waits for them in npukit_pin(), before it holds up anybody else.
+ * can fault.
  *
  * A sum (kicks accumulating after a CLEAR) may span chunks. The device
- * keeps it only while the batch holds the lock, so the batch holds it
- * from the chunk that begins a sum to the chunk that ends it
- * (npukit_job_sum()), and lets go between sums: another batch gets the
- * device within one sum, a sum is never interleaved with another's and so
- * never has to be replayed, and every sum that starts runs to its end
- * unless the batch fails. A batch with a sum left going when a chunk ends
- * overlaps that run with the next chunk's first tile load, as within a
- * chunk.
+ * keeps it only while the batch holds the lock, so the batch holds the
+ * lock for sections that end at a sum boundary (npukit_job_section()):
+ * a chunk ends at the last sum boundary within its %NPUKIT_CHUNK_KICKS
+ * kicks when there is one (npukit_job_chunk_len()), and a section ends
+ * with the first chunk that ends at a sum boundary. So a section is at
+ * most the sum it began with and one chunk more, whatever the pattern of
+ * CLEARs; the device lock is first come, first served (npukit_lock.c), so
+ * another batch waits at most that long. A sum is never interleaved with
+ * another's and so never replayed. A batch with a sum left going when a
+ * chunk ends overlaps that run with the next chunk's first tile load, as
+ * within a chunk.
  *
- * The kicks are read from userspace twice (flags and slots once up front,
- * then the whole kick); the second read is checked again, so a concurrent
- * change can only fail the batch, never mislead the hardware.
+ * The call is bounded by the batch's deadline and by signals throughout:
+ * waiting for memory or for the device, and between any two chunks.
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -128,38 +136,59 @@ static int npukit_submit_check(struct npukit_device *nd,
 	return 0;
 }
 
-/* Flags, slots and tails of every kick, before anything runs. */
-static int npukit_kicks_check(struct npukit_device *nd,
-			      const struct npukit_submit *args)
+/*
+ * Copy kicks [@from, @to) in and check their unknown tails: the device
+ * uses the first sizeof(struct npukit_kick) bytes of each.
+ */
+static int npukit_kicks_copy(struct npukit_device *nd, struct npukit_kick *dst,
+			     const struct npukit_submit *args, u32 from, u32 to)
 {
+	const size_t tail = args->kick_size - sizeof(struct npukit_kick);
 	const u8 __user *p = u64_to_user_ptr(args->kicks_ptr);
-	u32 i, flags, c_slot;
+	u32 i;
 	int ret;
 
-	for (i = 0; i < args->kick_count; i++, p += args->kick_size) {
-		if (get_user(flags, (const u32 __user *)
-			     (p + offsetof(struct npukit_kick, flags))) ||
-		    get_user(c_slot, (const u32 __user *)
-			     (p + offsetof(struct npukit_kick, c_slot))))
+	p += (size_t)from * args->kick_size;
+	if (!tail)
+		return copy_from_user(dst + from, p, (size_t)(to - from) *
+				      sizeof(*dst)) ? -EFAULT : 0;
+	for (i = from; i < to; i++, p += args->kick_size) {
+		if (copy_from_user(dst + i, p, sizeof(*dst)))
 			return -EFAULT;
-		ret = npukit_kick_check(nd, flags, c_slot, i,
-					args->result_count);
+		ret = check_zeroed_user(p + sizeof(*dst), tail);
+		if (ret <= 0) {
+			dev_dbg(nd->dev, "kick %u: unknown tail not zero\n", i);
+			return ret ? ret : -E2BIG;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every kick, copied in and checked before anything runs: the batch runs
+ * the copy, so a concurrent change of the caller's memory changes nothing.
+ */
+static int npukit_kicks_load(struct npukit_device *nd, struct npukit_kick *k,
+			     const struct npukit_submit *args)
+{
+	u32 i, to;
+	int ret;
+
+	for (i = 0; i < args->kick_count; i = to) {
+		to = min_t(u32, i + 1024, args->kick_count);
+		ret = npukit_kicks_copy(nd, k, args, i, to);
 		if (ret)
 			return ret;
-		if (args->kick_size > sizeof(struct npukit_kick)) {
-			ret = check_zeroed_user(p + sizeof(struct npukit_kick),
-						args->kick_size -
-						sizeof(struct npukit_kick));
-			if (ret <= 0) {
-				dev_dbg(nd->dev, "kick %u: unknown tail not zero\n",
-					i);
-				return ret ? ret : -E2BIG;
-			}
+		for (; i < to; i++) {
+			ret = npukit_kick_check(nd, k[i].flags, k[i].c_slot, i,
+						args->result_count);
+			if (ret)
+				return ret;
 		}
-		if (!(i % 1024))
-			cond_resched();
+		cond_resched();
 	}
-	npukit_cpu_work(nd, NPUKIT_CPU_COPY, 2 * sizeof(u32) * i);
+	npukit_cpu_work(nd, NPUKIT_CPU_COPY,
+			args->kick_count * sizeof(struct npukit_kick));
 	return 0;
 }
 
@@ -167,7 +196,8 @@ static int npukit_kicks_check(struct npukit_device *nd,
  * struct npukit_job - one SUBMIT, from its arguments to its Out fields
  * @args: the arguments, and the Out fields being filled in
  * @b: the batch on the hardware: deadline, runs confirmed, status
- * @kick_mem: the kicks, pinned (npukit_pin.c)
+ * @kicks: every kick of the batch, copied in and checked
+ * @held: bytes of the device's cap this batch holds (npukit_job_reserve())
  * @result_mem: the result slots, pinned for writing
  * @done: kicks complete for userspace: run, and read-back written
  * @ran: a chunk of this batch went to the hardware
@@ -182,7 +212,6 @@ static int npukit_kicks_check(struct npukit_device *nd,
  * @t0: device time when the current section took the lock
  * @reads0: register reads then
  * @writes0: register writes then
- * @kicks: the chunk's kicks, as copied in
  * @hw: what the protocol does with each
  * @slots: result slot of each read-back, in order
  * @rb_kick: index in the chunk of the kick of each read-back, in order
@@ -190,7 +219,8 @@ static int npukit_kicks_check(struct npukit_device *nd,
 struct npukit_job {
 	struct npukit_submit args;
 	struct npukit_batch b;
-	struct npukit_pinned kick_mem;
+	struct npukit_kick *kicks;
+	u64 held;
 	struct npukit_pinned result_mem;
 	u32 done;
 	bool ran;
@@ -205,50 +235,41 @@ struct npukit_job {
 	u64 t0;
 	u64 reads0;
 	u64 writes0;
-	struct npukit_kick kicks[NPUKIT_CHUNK_KICKS];
 	struct npukit_hw_kick hw[NPUKIT_CHUNK_KICKS];
 	u32 slots[NPUKIT_CHUNK_KICKS];
 	u8 rb_kick[NPUKIT_CHUNK_KICKS];
 };
 
 /*
- * Copy kicks [@base, @base + %NPUKIT_CHUNK_KICKS) in from the pinned
- * kicks and check them again: userspace may have changed them since
- * npukit_kicks_check(). A kick's unknown tail was checked to be zero up
- * front and is not copied. On failure the chunk staged before, and what
- * npukit_job_count() knows of it, are left as they were.
+ * The length of the chunk that begins at kick @base: %NPUKIT_CHUNK_KICKS
+ * kicks, or fewer to end at the last sum boundary among them (a kick that
+ * CLEARs), so that the batch can let go of the device there
+ * (npukit_job_section()). A chunk within a sum longer than a chunk has
+ * none, and is whole.
  */
-static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
-			    u32 base)
+static u32 npukit_job_chunk_len(const struct npukit_job *job, u32 base)
 {
-	const struct npukit_submit *args = &job->args;
-	u32 i, n = min_t(u32, NPUKIT_CHUNK_KICKS, args->kick_count - base);
-	u32 nres = 0;
-	int ret;
+	u32 end = min_t(u32, base + NPUKIT_CHUNK_KICKS, job->args.kick_count);
+	u32 i;
 
-	if (args->kick_size == sizeof(struct npukit_kick))
-		npukit_pinned_read(&job->kick_mem,
-				   (size_t)base * sizeof(struct npukit_kick),
-				   job->kicks, n * sizeof(struct npukit_kick));
-	else
-		for (i = 0; i < n; i++)
-			npukit_pinned_read(&job->kick_mem,
-					   (size_t)(base + i) * args->kick_size,
-					   &job->kicks[i],
-					   sizeof(struct npukit_kick));
-	npukit_cpu_work(nd, NPUKIT_CPU_COPY, n * sizeof(struct npukit_kick));
+	if (end == job->args.kick_count ||
+	    job->kicks[end].flags & NPUKIT_KICK_CLEAR)
+		return end - base;
+	for (i = end - 1; i > base; i--)
+		if (job->kicks[i].flags & NPUKIT_KICK_CLEAR)
+			return i - base;
+	return end - base;
+}
+
+/* What the protocol does with each kick of the chunk that begins at @base */
+static void npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
+			     u32 base)
+{
+	u32 i, n = npukit_job_chunk_len(job, base), nres = 0;
+
 	npukit_cpu_work(nd, NPUKIT_CPU_KICK, n);
 	for (i = 0; i < n; i++) {
-		const struct npukit_kick *k = &job->kicks[i];
-
-		ret = npukit_kick_check(nd, k->flags, k->c_slot, base + i,
-					args->result_count);
-		if (ret)
-			/* changed since the check: EINVAL only if nothing ran */
-			return job->ran ? -EFAULT : ret;
-	}
-	for (i = 0; i < n; i++) {
-		const struct npukit_kick *k = &job->kicks[i];
+		const struct npukit_kick *k = &job->kicks[base + i];
 
 		job->hw[i].ctrl = NPUKIT_CTRL_START |
 				  (k->flags & NPUKIT_KICK_CLEAR ?
@@ -265,7 +286,6 @@ static int npukit_job_stage(struct npukit_device *nd, struct npukit_job *job,
 	job->nres = nres;
 	job->written = 0;
 	job->chunk_ran = false;
-	return 0;
 }
 
 /*
@@ -317,11 +337,19 @@ static void npukit_job_deliver(struct npukit_device *nd, struct npukit_job *job,
 	npukit_cpu_work(nd, NPUKIT_CPU_COPY, (landed - from) * NPUKIT_C_BYTES);
 }
 
+/*
+ * Queue for the device until the batch's deadline, or a signal: nothing
+ * of the batch runs while it waits, and the wait is part of the call.
+ */
 static int npukit_job_lock(struct npukit_device *nd, struct npukit_job *job)
 {
-	if (mutex_lock_killable(&nd->lock)) {
-		job->b.status = NPUKIT_STATUS_INTERRUPTED;
-		return -EINTR;
+	int ret = npukit_lock_until(&nd->lock, TASK_INTERRUPTIBLE,
+				    job->b.deadline_ns);
+
+	if (ret) {
+		job->b.status = ret == -ETIMEDOUT ? NPUKIT_STATUS_TIMEOUT :
+			NPUKIT_STATUS_INTERRUPTED;
+		return ret;
 	}
 	job->t0 = npukit_now_ns(nd);
 	job->reads0 = nd->io.reads;
@@ -354,7 +382,7 @@ static int npukit_job_unlock(struct npukit_device *nd, struct npukit_job *job)
 	job->t_dev += npukit_now_ns(nd) - job->t0;
 	job->reads += nd->io.reads - job->reads0;
 	job->writes += nd->io.wseq - job->writes0;
-	mutex_unlock(&nd->lock);
+	npukit_unlock(&nd->lock);
 	return ret;
 }
 
@@ -394,8 +422,8 @@ static int npukit_job_run_chunk(struct npukit_device *nd,
 	int ret;
 
 	for (i = 0; i < job->n; i++)
-		memcpy((u8 *)nd->tx + i * NPUKIT_AB_BYTES, &job->kicks[i],
-		       NPUKIT_AB_BYTES);
+		memcpy((u8 *)nd->tx + i * NPUKIT_AB_BYTES,
+		       &job->kicks[job->base + i], NPUKIT_AB_BYTES);
 	npukit_cpu_work(nd, NPUKIT_CPU_COPY, job->n * NPUKIT_AB_BYTES);
 	/* HP0 is not coherent: one flush for the chunk's tiles */
 	npukit_sync_for_device(nd, nd->tx_dma, job->n * NPUKIT_AB_BYTES,
@@ -438,6 +466,11 @@ static int npukit_job_may_run(struct npukit_device *nd, struct npukit_job *job)
 		job->b.status = NPUKIT_STATUS_TIMEOUT;
 		return -ETIMEDOUT;
 	}
+	/* any signal: the caller learns how far it got (kicks_done) */
+	if (signal_pending(current)) {
+		job->b.status = NPUKIT_STATUS_INTERRUPTED;
+		return -EINTR;
+	}
 	return 0;
 }
 
@@ -461,48 +494,49 @@ static int npukit_job_chunk(struct npukit_device *nd, struct npukit_job *job)
 
 /*
  * With the lock held: run the staged chunk and the chunks after it up to
- * the end of the sum that is open, or of the batch. The accumulators hold
- * that sum, so the lock is not let go until it ends; the next chunk is
- * staged (from pinned memory: nothing waits here) and, when it begins a
- * new sum, left for the next time the batch holds the lock.
+ * the first that ends at a sum boundary, or the batch's end. The
+ * accumulators hold the sum that is open, so the lock is not let go
+ * before it ends; see npukit_job_chunk_len() for why a section is at most
+ * a sum and a chunk long.
  */
-static int npukit_job_sum(struct npukit_device *nd, struct npukit_job *job)
+static int npukit_job_section(struct npukit_device *nd, struct npukit_job *job)
 {
+	u32 end;
 	int ret;
 
 	for (;;) {
 		ret = npukit_job_chunk(nd, job);
-		if (ret || job->base + job->n == job->args.kick_count)
+		end = job->base + job->n;
+		if (ret || end == job->args.kick_count ||
+		    job->kicks[end].flags & NPUKIT_KICK_CLEAR)
 			return ret;
-		ret = npukit_job_stage(nd, job, job->base + job->n);
-		if (ret || job->kicks[0].flags & NPUKIT_KICK_CLEAR)
-			return ret;
+		npukit_job_stage(nd, job, end);
 	}
 }
 
 /*
- * The batch, one sum at a time. A sum is never interrupted by another
- * batch and never replayed, so it always makes progress; between sums
- * the lock is let go, and a batch waiting for it gets the device within
- * one sum of this one (Documentation/npukit/design.rst).
+ * The batch, one section at a time. A sum is never interrupted by another
+ * batch and never replayed, so it always makes progress; between sections
+ * the lock is handed to the longest waiter, if any
+ * (Documentation/npukit/design.rst).
  */
 static int npukit_job_run(struct npukit_device *nd, struct npukit_job *job)
 {
+	u32 next = 0;
 	int ret, last;
 
-	ret = npukit_job_stage(nd, job, 0);
-	if (ret)
-		return ret;
 	for (;;) {
+		npukit_job_stage(nd, job, next);
 		ret = npukit_job_lock(nd, job);
 		if (ret)
 			return ret;
-		ret = npukit_job_sum(nd, job);
+		ret = npukit_job_section(nd, job);
 		last = npukit_job_unlock(nd, job);
 		if (ret || last)
 			return ret ? ret : last;
-		if (job->chunk_ran)
-			return 0;	/* the last chunk ran */
+		next = job->base + job->n;
+		if (next == job->args.kick_count)
+			return 0;
 	}
 }
 
@@ -543,69 +577,70 @@ static void npukit_account(struct npukit_device *nd,
 	spin_unlock(&nd->stats_lock);
 }
 
-/**
- * npukit_ioctl_submit - NPUKIT_IOCTL_SUBMIT
- * @nd: the device
- * @uarg: user pointer to struct npukit_submit
- *
- * Return: 0 when every kick completed. -EINVAL, -E2BIG, -EOVERFLOW,
- * -EFAULT or -ETIME for invalid arguments or memory found bad before
- * anything ran. Once it runs: -ETIMEDOUT, -EIO or -EINTR when the batch
- * stopped (@status says why), -EFAULT when kick or result memory failed,
- * -ENODEV when the device went away; the Out fields say exactly how far
- * it got. See Documentation/npukit/index.rst for the full table.
+/*
+ * What one batch holds of the device's cap while it runs: its kicks'
+ * copy and its pinned result pages.
  */
-int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg)
+static u64 npukit_job_bytes(const struct npukit_submit *args)
+{
+	return (u64)args->kick_count * sizeof(struct npukit_kick) +
+	       (u64)args->result_count * NPUKIT_C_BYTES + PAGE_SIZE;
+}
+
+static bool npukit_job_try_hold(struct npukit_device *nd, u64 bytes)
+{
+	s64 old = atomic64_read(&nd->held_bytes);
+
+	do {
+		/* a batch alone is always let in: none is above the cap */
+		if (old && old + bytes > NPUKIT_HELD_BYTES_MAX)
+			return false;
+	} while (!atomic64_try_cmpxchg(&nd->held_bytes, &old, old + bytes));
+	return true;
+}
+
+/*
+ * Take the batch's share of what the device's batches may hold at once,
+ * %NPUKIT_HELD_BYTES_MAX: waiting for other batches to end is bounded by
+ * the deadline and any signal, like the wait for the device.
+ */
+static int npukit_job_reserve(struct npukit_device *nd, struct npukit_job *job)
+{
+	u64 bytes = npukit_job_bytes(&job->args);
+	s64 left = job->b.deadline_ns - (s64)ktime_get_ns();
+	long ret;
+
+	if (left <= 0)
+		ret = -ETIME;
+	else
+		ret = wait_event_interruptible_hrtimeout(nd->held_wq,
+							 npukit_job_try_hold(nd, bytes),
+							 ns_to_ktime(left));
+	if (ret) {
+		job->b.status = ret == -ETIME ? NPUKIT_STATUS_TIMEOUT :
+			NPUKIT_STATUS_INTERRUPTED;
+		return ret == -ETIME ? -ETIMEDOUT : -EINTR;
+	}
+	job->held = bytes;
+	return 0;
+}
+
+static void npukit_job_release(struct npukit_device *nd, struct npukit_job *job)
+{
+	kvfree(job->kicks);
+	job->kicks = NULL;
+	if (!job->held)
+		return;
+	atomic64_sub(job->held, &nd->held_bytes);
+	job->held = 0;
+	wake_up_all(&nd->held_wq);
+}
+
+/* The Out fields, from what the batch did */
+static int npukit_job_out(struct npukit_job *job, void __user *uarg)
 {
 	const size_t out = offsetof(struct npukit_submit, kicks_done);
-	struct npukit_submit *args;
-	struct npukit_job *job;
-	int ret;
-
-	/* entry and exit, and the submit struct in and out */
-	npukit_cpu_work(nd, NPUKIT_CPU_SYSCALL, 1);
-	npukit_cpu_work(nd, NPUKIT_CPU_COPY, 3 * sizeof(*args));
-	job = kvmalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
-		return -ENOMEM;
-	/* the chunk's arrays are always written before they are read */
-	memset(job, 0, offsetof(struct npukit_job, kicks));
-	args = &job->args;
-	ret = npukit_copy_args(args, sizeof(*args), uarg);
-	if (!ret)
-		ret = npukit_submit_check(nd, args);
-	if (!ret)
-		ret = npukit_kicks_check(nd, args);
-	if (ret)
-		goto free;
-	/* a submit struct that cannot take the Out fields fails now */
-	memset((u8 *)args + out, 0, sizeof(*args) - out);
-	if (copy_to_user((u8 __user *)uarg + out, (u8 *)args + out,
-			 sizeof(*args) - out)) {
-		ret = -EFAULT;
-		goto free;
-	}
-	job->b.deadline_ns = args->timeout_ns;
-	/*
-	 * Nothing under the device lock may wait for memory (npukit_pin.c):
-	 * memory that cannot be pinned fails the batch before anything ran.
-	 */
-	ret = npukit_pin(&job->kick_mem, args->kicks_ptr,
-			 (size_t)args->kick_count * args->kick_size, false);
-	if (ret)
-		goto free;
-	ret = npukit_pin(&job->result_mem, args->results_ptr,
-			 (size_t)args->result_count * NPUKIT_C_BYTES, true);
-	if (ret) {
-		npukit_unpin(&job->kick_mem);
-		goto free;
-	}
-	npukit_cpu_work(nd, NPUKIT_CPU_PAGE,
-			job->kick_mem.npages + job->result_mem.npages);
-	ret = npukit_job_run(nd, job);
-	npukit_unpin(&job->result_mem);
-	npukit_unpin(&job->kick_mem);
-	npukit_account(nd, job, ret);
+	struct npukit_submit *args = &job->args;
 
 	args->device_ns = job->t_dev;
 	args->mmio_reads = job->reads;
@@ -613,9 +648,95 @@ int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg)
 	args->kicks_done = job->done;
 	args->status = job->b.status;
 	args->dma_bytes = job->b.dma_bytes;
-	if (copy_to_user((u8 __user *)uarg + out, (u8 *)args + out,
-			 sizeof(*args) - out) && !ret)
+	return copy_to_user((u8 __user *)uarg + out, (u8 *)args + out,
+			    sizeof(*args) - out) ? -EFAULT : 0;
+}
+
+/*
+ * The batch's memory, before anything runs: its share of the device's
+ * cap, its kicks copied in and checked, its result slots pinned. Return:
+ * 0; an argument's errno, with the Out fields not written; or, with them
+ * written (nothing ran), -ETIMEDOUT or -EINTR from the wait for the cap,
+ * -ENOMEM, or -EFAULT for result memory that cannot be pinned.
+ */
+static int npukit_job_prepare(struct npukit_device *nd, struct npukit_job *job,
+			      void __user *uarg)
+{
+	const size_t out = offsetof(struct npukit_submit, kicks_done);
+	struct npukit_submit *args = &job->args;
+	int ret;
+
+	job->b.deadline_ns = args->timeout_ns;
+	ret = npukit_job_reserve(nd, job);
+	if (ret)
+		return npukit_job_out(job, uarg) ? -EFAULT : ret;
+	job->kicks = kvmalloc_array(args->kick_count, sizeof(*job->kicks),
+				    GFP_KERNEL_ACCOUNT);
+	if (!job->kicks)
+		return -ENOMEM;
+	ret = npukit_kicks_load(nd, job->kicks, args);
+	if (ret)
+		return ret;
+	/* a submit struct that cannot take the Out fields fails now */
+	memset((u8 *)args + out, 0, sizeof(*args) - out);
+	if (npukit_job_out(job, uarg))
+		return -EFAULT;
+	/* nothing under the device lock may wait for memory (npukit_pin.c) */
+	ret = npukit_pin(&job->result_mem, args->results_ptr,
+			 (size_t)args->result_count * NPUKIT_C_BYTES, true);
+	if (ret)
+		return ret;
+	npukit_cpu_work(nd, NPUKIT_CPU_PAGE, job->result_mem.npages);
+	return 0;
+}
+
+/**
+ * npukit_ioctl_submit - NPUKIT_IOCTL_SUBMIT
+ * @nd: the device
+ * @uarg: user pointer to struct npukit_submit
+ *
+ * Return: 0 when every kick completed. -EINVAL, -E2BIG, -EOVERFLOW,
+ * -EFAULT or -ETIME for invalid arguments or memory found bad before
+ * anything ran; -ENOMEM when the result slots are over the caller's
+ * RLIMIT_MEMLOCK or memory ran out. Once the arguments are valid:
+ * -ETIMEDOUT when the deadline passed, waiting or running, -EINTR when a
+ * signal came, -EIO when the device failed (@status says which), -EFAULT
+ * when kick or result memory failed, -ENODEV when the device went away;
+ * the Out fields say exactly how far it got. See
+ * Documentation/npukit/index.rst for the full table.
+ */
+int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg)
+{
+	struct npukit_submit *args;
+	struct npukit_job *job;
+	int ret;
+
+	/* entry and exit, and the submit struct in and out */
+	npukit_cpu_work(nd, NPUKIT_CPU_SYSCALL, 1);
+	npukit_cpu_work(nd, NPUKIT_CPU_COPY, 3 * sizeof(*args));
+	job = kvmalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	if (!job)
+		return -ENOMEM;
+	/* the chunk's arrays are always written before they are read */
+	memset(job, 0, offsetof(struct npukit_job, hw));
+	args = &job->args;
+	ret = npukit_copy_args(args, sizeof(*args), uarg);
+	if (!ret)
+		ret = npukit_submit_check(nd, args);
+	if (ret)
+		goto free;
+	ret = npukit_job_prepare(nd, job, uarg);
+	if (ret)
+		goto release;
+	ret = npukit_job_run(nd, job);
+	npukit_unpin(&job->result_mem);
+	npukit_job_release(nd, job);
+	npukit_account(nd, job, ret);
+	if (npukit_job_out(job, uarg) && !ret)
 		ret = -EFAULT;
+	goto free;
+release:
+	npukit_job_release(nd, job);
 free:
 	kvfree(job);
 	return ret;

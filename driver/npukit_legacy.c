@@ -173,10 +173,10 @@ static int npukit_legacy_run(struct npukit_device *nd,
 	u32 k;
 	int ret = 0;
 
-	if (mutex_lock_killable(&nd->lock))
+	if (npukit_lock_killable(nd))
 		return -EINTR;
 	if (nd->gone || nd->failed) {
-		mutex_unlock(&nd->lock);
+		npukit_unlock_device(nd);
 		return nd->gone ? -ENODEV : -EIO;
 	}
 	/* tiles of ones: what they hold does not change the cost */
@@ -215,7 +215,7 @@ static int npukit_legacy_run(struct npukit_device *nd,
 		npukit_recover(nd);
 	else
 		npukit_hw_restart(nd);
-	mutex_unlock(&nd->lock);
+	npukit_unlock_device(nd);
 	return ret;
 }
 

@@ -1,24 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npukit_pin.c - a SUBMIT's kick and result memory, pinned for the batch
+ * npukit_pin.c - a SUBMIT's result memory, pinned for the batch
  *
- * A batch's user memory is pinned once, before it first takes the device
+ * A batch's result slots are pinned once, before it first takes the device
  * lock, with short-term pins (pin_user_pages_fast(), no FOLL_LONGTERM:
  * Documentation/core-api/pin_user_pages.rst, case 1, "Direct IO"-like: the
  * pages are held for the duration of one system call). From then on the
- * driver reads the kicks and writes the C tiles through the kernel's own
- * mapping of those pages, which cannot fault, sleep or be cut short by a
- * concurrent mprotect(), munmap() or page-out. So under the lock nothing
- * waits for memory, a sum runs from its CLEAR to its end without letting
- * the array go, and a result slot is written whole or not at all
+ * driver writes the C tiles through the kernel's own mapping of those
+ * pages, which cannot fault, sleep or be cut short by a concurrent
+ * mprotect(), munmap() or page-out. So under the lock nothing waits for
+ * memory, a sum runs from its CLEAR to its end without letting the array
+ * go, and a result slot is written whole or not at all
  * (Documentation/npukit/design.rst, "Pinned batches").
+ *
+ * Pinned pages cannot be reclaimed, so they are charged to the caller as
+ * RDMA's ib_umem_get() and io_uring charge theirs: to mm->pinned_vm,
+ * against RLIMIT_MEMLOCK unless the caller has CAP_IPC_LOCK, and the page
+ * array to its memory cgroup. At most 257 pages a batch (4096 slots).
  *
  * Copyright (C) 2026 The npukit authors
  */
 
 #include <linux/highmem.h>
+#include <linux/capability.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "npukit_dev.h"
@@ -32,6 +40,37 @@
 #define kunmap_local(addr)	kunmap_atomic((void *)(addr))
 #endif
 
+/*
+ * Charge @pin->npages to the caller's pinned_vm: over RLIMIT_MEMLOCK,
+ * without CAP_IPC_LOCK, the batch fails before anything is pinned.
+ */
+static int npukit_pin_charge(struct npukit_pinned *pin)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	s64 pinned;
+
+	if (!mm)
+		return -EFAULT;
+	pinned = atomic64_add_return(pin->npages, &mm->pinned_vm);
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(pin->npages, &mm->pinned_vm);
+		pr_debug("npukit: %u result pages over RLIMIT_MEMLOCK (%lu pages)\n",
+			 pin->npages, limit);
+		return -ENOMEM;
+	}
+	pin->mm = mm;
+	return 0;
+}
+
+static void npukit_pin_uncharge(struct npukit_pinned *pin)
+{
+	if (pin->mm)
+		atomic64_sub(pin->npages, &pin->mm->pinned_vm);
+	pin->mm = NULL;
+	pin->npages = 0;
+}
+
 /**
  * npukit_pin - pin the user memory [@uaddr, @uaddr + @size)
  * @pin: filled in; npukit_unpin() lets go of it
@@ -41,8 +80,9 @@
  *	copy-on-write mapping is resolved, or refused, here and not later)
  *
  * Return: 0, -EFAULT when a page is not mapped (with @write, not writable),
- * -ENOMEM, or -EINTR when a fatal signal stopped a fault. Nothing stays
- * pinned on failure.
+ * -ENOMEM when the pages would take the caller over its RLIMIT_MEMLOCK or
+ * memory ran out, or -EINTR when a fatal signal stopped a fault. Nothing
+ * stays pinned or charged on failure.
  */
 int npukit_pin(struct npukit_pinned *pin, u64 uaddr, size_t size, bool write)
 {
@@ -55,13 +95,19 @@ int npukit_pin(struct npukit_pinned *pin, u64 uaddr, size_t size, bool write)
 	pin->write = write;
 	pin->npages = 0;
 	pin->pages = NULL;
+	pin->mm = NULL;
 	if (!size)
 		return 0;
 	pin->npages = DIV_ROUND_UP(pin->offset + size, PAGE_SIZE);
+	ret = npukit_pin_charge(pin);
+	if (ret)
+		return ret;
 	pin->pages = kvmalloc_array(pin->npages, sizeof(*pin->pages),
-				    GFP_KERNEL);
-	if (!pin->pages)
+				    GFP_KERNEL_ACCOUNT);
+	if (!pin->pages) {
+		npukit_pin_uncharge(pin);
 		return -ENOMEM;
+	}
 	while (done < pin->npages) {
 		ret = pin_user_pages_fast(start + (unsigned long)done * PAGE_SIZE,
 					  pin->npages - done,
@@ -71,7 +117,7 @@ int npukit_pin(struct npukit_pinned *pin, u64 uaddr, size_t size, bool write)
 			unpin_user_pages(pin->pages, done);
 			kvfree(pin->pages);
 			pin->pages = NULL;
-			pin->npages = 0;
+			npukit_pin_uncharge(pin);
 			/* the UAPI's one errno for memory that is not there */
 			return ret == -ENOMEM || ret == -EINTR ? ret : -EFAULT;
 		}
@@ -95,31 +141,7 @@ void npukit_unpin(struct npukit_pinned *pin)
 		unpin_user_pages(pin->pages, pin->npages);
 	kvfree(pin->pages);
 	pin->pages = NULL;
-}
-
-/**
- * npukit_pinned_read - copy from pinned user memory
- * @pin: the pinned memory
- * @off: byte offset in it
- * @dst: kernel buffer
- * @len: bytes; @off + @len within the pinned size (the caller's checks)
- */
-void npukit_pinned_read(const struct npukit_pinned *pin, size_t off, void *dst,
-			size_t len)
-{
-	size_t pos = pin->offset + off;
-
-	while (len) {
-		size_t in = offset_in_page(pos);
-		size_t n = min_t(size_t, len, PAGE_SIZE - in);
-		const u8 *va = kmap_local_page(pin->pages[pos >> PAGE_SHIFT]);
-
-		memcpy(dst, va + in, n);
-		kunmap_local(va);
-		dst = (u8 *)dst + n;
-		pos += n;
-		len -= n;
-	}
+	npukit_pin_uncharge(pin);
 }
 
 /**

@@ -73,10 +73,10 @@ static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 	struct npukit_device *nd = npukit_from_dev(dev);
 	const char *state;
 
-	if (mutex_lock_interruptible(&nd->lock))
+	if (npukit_lock_killable(nd))
 		return -EINTR;
 	state = nd->gone ? "gone" : nd->failed ? "failed" : "ok";
-	mutex_unlock(&nd->lock);
+	npukit_unlock_device(nd);
 	return sysfs_emit(buf, "%s\n", state);
 }
 static DEVICE_ATTR_RO(state);
@@ -175,12 +175,12 @@ static ssize_t npukit_stat_show(struct device *dev,
 			break;
 	if (i == ARRAY_SIZE(npukit_stat_fields))
 		return -ENOENT;
-	if (mutex_lock_interruptible(&nd->lock))
+	if (npukit_lock_killable(nd))
 		return -EINTR;
 	spin_lock(&nd->stats_lock);
 	val = *(u64 *)((u8 *)&nd->stats + npukit_stat_fields[i].offset);
 	spin_unlock(&nd->stats_lock);
-	mutex_unlock(&nd->lock);
+	npukit_unlock_device(nd);
 	return sysfs_emit(buf, "%llu\n", val);
 }
 

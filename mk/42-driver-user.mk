@@ -20,13 +20,13 @@
 DU_DIR      = $(BUILD)/driver-user
 # What the SUBMIT path needs, with probe and open (npukit_debugfs.c and
 # npukit_legacy.c are left out: tests/driver-user/debugfs_off.c)
-DU_DRIVER   := drv job hw sim recover irq sysfs pin
+DU_DRIVER   := drv job hw sim recover irq sysfs pin lock
 DU_OWN      := shim/npukit_shim driver_user debugfs_off
 # Every <linux/...> those files include, each made a one-line include of the
 # shim's header; <linux/ioctl.h> (the UAPI header's) stays the system's.
-DU_LINUX    := atomic bits build_bug clk debugfs delay device dma-mapping err fs \
+DU_LINUX    := atomic bits build_bug capability clk debugfs delay device dma-mapping err fs \
 	highmem hrtimer idr interrupt io kernel kref ktime math64 minmax miscdevice mm \
-	module mutex of overflow platform_device reset sched sched/signal slab \
+	lockdep module mutex of overflow platform_device reset sched sched/mm sched/signal slab \
 	spinlock stddef string sysfs types uaccess wait
 DU_INCLUDE  = $(DU_DIR)/include
 DU_ARM_CC  ?= arm-linux-gnueabihf-gcc

@@ -263,6 +263,38 @@ void wake_up(wait_queue_head_t *wq)
 	(void)wq;
 }
 
+struct task_struct shim_current = { .mm = &(struct mm_struct){ { 0 } } };
+
+void schedule(void)
+{
+	shim_abort("schedule: one thread, nothing can wake it (a deadlock)");
+}
+
+int schedule_hrtimeout(ktime_t *expires, enum hrtimer_mode mode)
+{
+	(void)expires;
+	(void)mode;
+	shim_abort("schedule_hrtimeout: a wait for the device lock in one thread");
+}
+
+int wake_up_process(struct task_struct *t)
+{
+	(void)t;
+	return 1;
+}
+
+unsigned long rlimit(unsigned int limit)
+{
+	(void)limit;
+	return ~0UL;
+}
+
+bool capable(int cap)
+{
+	(void)cap;
+	return true;
+}
+
 long shim_wait_unsupported(void)
 {
 	shim_abort("wait_event: no interrupts in userspace (run with sim_irq=0)");

@@ -131,6 +131,7 @@ static inline bool IS_ERR(const void *p)
 
 /* linux/slab.h, linux/mm.h */
 #define GFP_KERNEL 0u
+#define GFP_KERNEL_ACCOUNT 0u
 void *kzalloc(size_t size, gfp_t gfp);
 void *kvmalloc(size_t size, gfp_t gfp);
 void kfree(const void *p);
@@ -198,6 +199,11 @@ static inline int atomic_dec_if_positive(atomic_t *v)
 #define atomic64_set(v, i) __atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 #define atomic64_inc(v) ((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
 #define atomic64_inc_return(v) __atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
+#define atomic64_add_return(i, v) __atomic_add_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic64_sub(i, v) ((void)__atomic_sub_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST))
+#define atomic64_try_cmpxchg(v, old, new) \
+	__atomic_compare_exchange_n(&(v)->counter, (old), (new), false, \
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 
 /* linux/kref.h */
 struct kref {
@@ -250,13 +256,52 @@ void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags);
 #define spin_lock(l) ((void)shim_spin_lock_irqsave(l))
 #define spin_unlock(l) spin_unlock_irqrestore(l, 0)
 
-/* linux/sched.h, linux/sched/signal.h */
-struct task_struct;
-#define current ((struct task_struct *)NULL)
+/* linux/sched.h, linux/sched/signal.h, linux/sched/mm.h, capabilities */
+struct mm_struct {
+	atomic64_t pinned_vm;
+};
+
+struct task_struct {
+	struct mm_struct *mm;
+};
+
+extern struct task_struct shim_current;
+#define current (&shim_current)
 void cond_resched(void);
+#define might_sleep() do { } while (0)
 /* a flag test, inline as in the kernel; no signal reaches this process */
 extern volatile int shim_fatal_signal;
 #define fatal_signal_pending(t) ((void)(t), shim_fatal_signal != 0)
+#define signal_pending(t) fatal_signal_pending(t)
+#define signal_pending_state(state, t) ((void)(state), fatal_signal_pending(t))
+#define TASK_RUNNING 0u
+#define TASK_INTERRUPTIBLE 1u
+#define TASK_UNINTERRUPTIBLE 2u
+#define TASK_KILLABLE (TASK_UNINTERRUPTIBLE | 0x100u)
+#define set_current_state(state) ((void)(state))
+#define __set_current_state(state) ((void)(state))
+/* one thread: nothing can wake a sleeper, so blocking is a deadlock */
+void schedule(void);
+int wake_up_process(struct task_struct *t);
+#define RLIMIT_MEMLOCK 8
+#define CAP_IPC_LOCK 14
+unsigned long rlimit(unsigned int limit);
+bool capable(int cap);
+#define pr_debug(...) do { } while (0)
+
+/* linux/lockdep.h without CONFIG_LOCKDEP */
+struct lock_class_key {
+	int unused;
+};
+
+struct lockdep_map {
+	int unused;
+};
+
+#define lockdep_init_map(map, name, key, sub) \
+	((void)(map), (void)(name), (void)(key), (void)(sub))
+#define lock_map_acquire(map) ((void)(map))
+#define lock_map_release(map) ((void)(map))
 
 /* linux/ktime.h, linux/delay.h, linux/hrtimer.h */
 u64 ktime_get_ns(void);
@@ -277,6 +322,7 @@ enum hrtimer_restart {
 enum hrtimer_mode {
 	HRTIMER_MODE_REL,
 	HRTIMER_MODE_REL_HARD,
+	HRTIMER_MODE_ABS,
 };
 
 struct hrtimer {
@@ -299,6 +345,10 @@ void wake_up(wait_queue_head_t *wq);
 long shim_wait_unsupported(void);
 #define wait_event_hrtimeout(wq, cond, timeout) \
 	((void)(wq), (void)(timeout), (cond) ? 0 : shim_wait_unsupported())
+#define wait_event_interruptible_hrtimeout(wq, cond, timeout) \
+	wait_event_hrtimeout(wq, cond, timeout)
+#define wake_up_all(wq) wake_up(wq)
+int schedule_hrtimeout(ktime_t *expires, enum hrtimer_mode mode);
 
 typedef enum {
 	IRQ_NONE,
