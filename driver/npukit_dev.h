@@ -116,7 +116,7 @@ struct npukit_lock_waiter;
  * @dep_map: what lockdep knows of it
  */
 struct npukit_lock {
-	spinlock_t wait_lock;
+	spinlock_t wait_lock;	/* guards the fields below */
 	bool held;
 	struct npukit_lock_waiter *head;
 	struct npukit_lock_waiter *tail;
@@ -424,10 +424,11 @@ static inline void npukit_npu_read_wait(struct npukit_device *nd, u32 off)
 	io->trusted = io->last_issue;
 	io->last_issue = io->wseq;
 	io->npu_pushed = io->wseq;
-	if (nd->sim)
+	if (nd->sim) {
 		npukit_sim_read_wait(nd->sim, NPUKIT_SPACE_NPU, off);
-	else {
+	} else {
 		(void)readl_relaxed(nd->npu + off);
+		/* the read before any later access to another slave: above */
 		mb();
 	}
 }

@@ -87,6 +87,7 @@ static void npukit_lock_dequeue(struct npukit_lock *l,
  */
 static int npukit_lock_slow(struct npukit_lock *l, unsigned int state,
 			    u64 deadline_ns)
+	__must_hold(&l->wait_lock)
 {
 	struct npukit_lock_waiter w = { .task = current };
 	ktime_t until = ns_to_ktime(deadline_ns);

@@ -269,6 +269,7 @@ extern struct task_struct shim_current;
 #define current (&shim_current)
 void cond_resched(void);
 #define might_sleep() do { } while (0)
+#define __must_hold(x)
 /* a flag test, inline as in the kernel; no signal reaches this process */
 extern volatile int shim_fatal_signal;
 #define fatal_signal_pending(t) ((void)(t), shim_fatal_signal != 0)
