@@ -231,6 +231,7 @@ static inline int kref_put(struct kref *k, void (*release)(struct kref *))
 /* Barriers: one instruction each, as in the kernel (bar the PL310 sync) */
 #define wmb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define rmb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define local_irq_save(flags) ((flags) = 0)
 #define local_irq_restore(flags) ((void)(flags))
 
