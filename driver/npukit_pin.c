@@ -11,7 +11,7 @@
  * mprotect(), munmap() or page-out. So under the lock nothing waits for
  * memory, a sum runs from its CLEAR to its end without letting the array
  * go, and a result slot is written whole or not at all
- * (Documentation/npukit/design.rst, "Pinned batches").
+ * (Documentation/npukit/design.rst, "Bounded batches").
  *
  * Pinned pages cannot be reclaimed, so they are charged to the caller as
  * RDMA's ib_umem_get() and io_uring charge theirs: to mm->pinned_vm,

@@ -57,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -142,6 +143,26 @@ static const char *status_name(uint32_t status)
 	case NPUKIT_STATUS_DEVICE_FAILED: return "device failed, until root resets it";
 	default: return "unknown status";
 	}
+}
+
+/*
+ * The driver pins a SUBMIT's result slots against the caller's
+ * RLIMIT_MEMLOCK (ENOMEM over it, without CAP_IPC_LOCK; kernels before
+ * 5.16 default to 64 KiB). Two SUBMITs of a run can be in flight (the
+ * worker's and this thread's), each a page more than its slots: keep both
+ * within the limit, so that an ordinary user's run never meets ENOMEM.
+ */
+static uint32_t memlock_results(uint32_t max_results)
+{
+	const uint64_t page = 4096, tiles_a_page = page / sizeof(int32_t[64]);
+	struct rlimit rl;
+	uint64_t pages, slots;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return max_results;
+	pages = rl.rlim_cur / page / 2;
+	slots = pages > 1 ? (pages - 1) * tiles_a_page : 1;
+	return slots < max_results ? (uint32_t)slots : max_results;
 }
 
 /* One SUBMIT; retried on EINTR/EAGAIN like libdrm's drmIoctl. */
@@ -545,6 +566,7 @@ static int npukit_open(const char *device, struct ttpu_engine **out,
 	/* Every read-back ends a kick: more slots than kicks are never used. */
 	ne->max_results = ne->info.max_results < ne->max_kicks ?
 			  ne->info.max_results : ne->max_kicks;
+	ne->max_results = memlock_results(ne->max_results);
 	env = getenv("TTPU_NPUKIT_TIMEOUT_MS");
 	ne->timeout_ns = (int64_t)(env && atol(env) > 0 ? atol(env) : NPUKIT_DEFAULT_TIMEOUT_MS) *
 			 1000000;
