@@ -12,8 +12,9 @@
  * looks at its limits before each poll (read_poll_timeout()) fails none,
  * and still reports a device that really hangs.
  *
- * Run in the VMs polled and with sim_irq=1 (the rerun pass); the batch
- * count is sized for TCG (tests/driver-user's check-preempt runs 10,000).
+ * Run in the VMs polled and with sim_irq=1 (the rerun pass); sized for
+ * TCG: up to BATCHES, past MIN_BATCHES only while BUDGET_NS of real time
+ * lasts (tests/driver-user's check-preempt runs 10,000).
  * On hardware these tests SKIP.
  */
 #include "npukit_test.h"
@@ -21,11 +22,13 @@
 #define PREEMPT_MS	3
 #define ONE_IN		16
 #define BATCHES		2000
+#define MIN_BATCHES	200
+#define BUDGET_NS	(5LL * 1000 * 1000 * 1000)
 #define NKICKS		16
 #define NSLOTS		4
 
 static const char *const knobs[] = {
-	"preempt_ms", "preempt_one_in", "preempt_sleep",
+	"preempt_ms", "preempt_one_in", "preempt_sleep", "stall_us",
 };
 #define NKNOBS		(sizeof(knobs) / sizeof(knobs[0]))
 
@@ -60,8 +63,9 @@ FIXTURE_TEARDOWN(stall)
 }
 
 /*
- * @n batches of random sums with the knobs set, each checked against the
- * CPU reference; the counts of each way one can fail, then the verdict.
+ * Up to @n batches of random sums with the knobs set (at least
+ * MIN_BATCHES, more while BUDGET_NS lasts), each checked against the CPU
+ * reference; the counts of each way one can fail, then the verdict.
  */
 static void run_preempted(struct __test_metadata *_metadata, int fd,
 			  unsigned int n, unsigned long one_in, bool sleep)
@@ -72,7 +76,8 @@ static void run_preempted(struct __test_metadata *_metadata, int fd,
 	long long hangs = npu_stat("hangs"), preempts;
 	uint64_t seed = 0x57a11 + one_in;
 	struct npukit_submit s;
-	unsigned int bad = 0;
+	int64_t end = npu_now_ns() + BUDGET_NS;
+	unsigned int i, bad = 0;
 
 	ASSERT_LE(0, hangs) TH_LOG("no hangs line in debugfs stats");
 	preempts = npu_knob_read("preempts");
@@ -80,7 +85,7 @@ static void run_preempted(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, npu_knob_write("preempt_sleep", sleep));
 	ASSERT_EQ(0, npu_knob_write("preempt_one_in", one_in));
 	ASSERT_EQ(0, npu_knob_write("preempt_ms", PREEMPT_MS));
-	for (unsigned int i = 0; i < n; i++) {
+	for (i = 0; i < n && (i < MIN_BATCHES || npu_now_ns() < end); i++) {
 		int ret;
 
 		npu_random_submit(&s, k, NKICKS, got, want, NSLOTS, &seed);
@@ -94,16 +99,16 @@ static void run_preempted(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, npu_knob_write("preempt_ms", 0));
 	preempts = npu_knob_read("preempts") - preempts;
 	TH_LOG("%u batches, preempted %d ms at 1 in %lu reads%s: %lld preemptions, %u EIO, %u ETIMEDOUT, %u other failures, %u wrong",
-	       n, PREEMPT_MS, one_in, sleep ? " (slept)" : "", preempts, o.eio,
+	       i, PREEMPT_MS, one_in, sleep ? " (slept)" : "", preempts, o.eio,
 	       o.etimedout, o.other, o.wrong);
 	ASSERT_EQ(0, bad);
 	ASSERT_EQ(hangs, npu_stat("hangs"));
 	/* the knob acted, or the test proves nothing */
-	ASSERT_LE((long long)n, preempts);
+	ASSERT_LE((long long)i, preempts);
 }
 
 /* The modelled clock jumps: thousands of preemptions cost no real time. */
-NPU_TEST_F(stall, no_false_hang)
+NPU_TEST_F_TIMEOUT(stall, no_false_hang, 120)
 {
 	run_preempted(_metadata, self->fd, BATCHES, ONE_IN, false);
 }
@@ -113,9 +118,24 @@ NPU_TEST_F(stall, no_false_hang)
  * (preemptible(); else the clock jumps as above), the deadline's clock
  * going on too: fewer batches, a preemption every few.
  */
-NPU_TEST_F(stall, no_false_hang_sleeping)
+NPU_TEST_F_TIMEOUT(stall, no_false_hang_sleeping, 120)
 {
 	run_preempted(_metadata, self->fd, 40, 64, true);
+}
+
+/*
+ * Transfers that start late (stall_us) make every wait overrun its
+ * polling budget and sleep, on the DMA interrupt with sim_irq=1: the
+ * preemptions then fall around the sleeps and the interrupt's arming too.
+ */
+NPU_TEST_F_TIMEOUT(stall, no_false_hang_in_sleeping_waits, 120)
+{
+	long long sleeps = npu_stat("irq_waits") + npu_stat("poll_sleeps");
+
+	ASSERT_EQ(0, npu_knob_write("stall_us", 400));
+	/* rarer: a preemption past the limit leaves nothing to sleep for */
+	run_preempted(_metadata, self->fd, 50, 256, false);
+	ASSERT_LT(sleeps, npu_stat("irq_waits") + npu_stat("poll_sleeps"));
 }
 
 /*
