@@ -76,7 +76,7 @@ static void run_preempted(struct __test_metadata *_metadata, int fd,
 	long long hangs = npu_stat("hangs"), preempts;
 	uint64_t seed = 0x57a11 + one_in;
 	struct npukit_submit s;
-	int64_t end = npu_now_ns() + BUDGET_NS;
+	int64_t start = npu_now_ns(), end = start + BUDGET_NS;
 	unsigned int i, bad = 0;
 
 	ASSERT_LE(0, hangs) TH_LOG("no hangs line in debugfs stats");
@@ -98,8 +98,9 @@ static void run_preempted(struct __test_metadata *_metadata, int fd,
 	}
 	ASSERT_EQ(0, npu_knob_write("preempt_ms", 0));
 	preempts = npu_knob_read("preempts") - preempts;
-	TH_LOG("%u batches, preempted %d ms at 1 in %lu reads%s: %lld preemptions, %u EIO, %u ETIMEDOUT, %u other failures, %u wrong",
-	       i, PREEMPT_MS, one_in, sleep ? " (slept)" : "", preempts, o.eio,
+	TH_LOG("%u batches in %lld ms, preempted %d ms at 1 in %lu reads%s: %lld preemptions, %u EIO, %u ETIMEDOUT, %u other failures, %u wrong",
+	       i, (long long)(npu_now_ns() - start) / 1000000, PREEMPT_MS,
+	       one_in, sleep ? " (slept where it may)" : "", preempts, o.eio,
 	       o.etimedout, o.other, o.wrong);
 	ASSERT_EQ(0, bad);
 	ASSERT_EQ(hangs, npu_stat("hangs"));
