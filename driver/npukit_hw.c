@@ -246,8 +246,8 @@ static int npukit_dma_error(struct npukit_device *nd, struct npukit_batch *b,
 }
 
 /*
- * Called after each unsuccessful trusted poll, before the next: is there
- * a reason to stop waiting? A DMA error is one at once. A limit that has
+ * Called after each unsuccessful poll, before the next: is there a
+ * reason to stop waiting? A DMA error is one at once. A limit that has
  * passed is one only if the poll after it fails too (@w->expired, then
  * npukit_wait_expired()): read_poll_timeout()'s rule. Time that passed
  * between the failed poll and this look at the clock, the thread
