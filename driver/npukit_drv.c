@@ -33,12 +33,18 @@
  *   sim_npu_lag=C   writes to the NPU land C cycles late (0..1000).
  *   sim_stall_us=U  every simulated DMA transfer starts U us late (0..1000):
  *                   waits overrun their polling budget and sleep.
+ *   sim_preempt_ms=M, sim_preempt_one_in=R, sim_preempt_sleep=1
+ *                   the simulated CPU loses the processor for M ms
+ *                   (0..100) at one in R register and clock reads, at
+ *                   random; with sim_preempt_sleep the thread really
+ *                   sleeps where it may (npukit_sim_stall.c).
  *
  * Device nodes: /dev/npukit0, /dev/npukit1, ... in probe order.
  * Debugfs: /sys/kernel/debug/npukit/npukitN/stats, state, reset and, on
  * simulated instances, the fault knobs dma_error, hang, slow, reset_line
  * and pl_reset, the timing knobs idle_lag, overtake, first_beat, npu_lag
- * and stall_us, and the interrupt knobs irq_lose and irq_spurious
+ * and stall_us, the preemption knobs preempt_ms, preempt_one_in and
+ * preempt_sleep, and the interrupt knobs irq_lose and irq_spurious
  * (npukit_debugfs.c).
  *
  * Copyright (C) 2026 The npukit authors
@@ -90,6 +96,12 @@ module_param_named_unsafe(sim_npu_lag, sim_timing.npu_lag, uint, 0444);
 MODULE_PARM_DESC(sim_npu_lag, "Simulated bus: extra cycles before a write lands in the NPU (0..1000; testing only)");
 module_param_named_unsafe(sim_stall_us, sim_timing.stall_us, uint, 0444);
 MODULE_PARM_DESC(sim_stall_us, "Simulated DMA: microseconds before every transfer starts (0..1000; testing only)");
+module_param_named_unsafe(sim_preempt_ms, sim_timing.preempt_ms, uint, 0444);
+MODULE_PARM_DESC(sim_preempt_ms, "Simulated CPU: milliseconds a preemption of the poller lasts (0..100; testing only)");
+module_param_named_unsafe(sim_preempt_one_in, sim_timing.preempt_one_in, uint, 0444);
+MODULE_PARM_DESC(sim_preempt_one_in, "Simulated CPU: preempted at one in this many register and clock reads (0: never; testing only)");
+module_param_named_unsafe(sim_preempt_sleep, sim_timing.preempt_sleep, bool, 0444);
+MODULE_PARM_DESC(sim_preempt_sleep, "Simulated CPU: a preemption really sleeps where the thread may (testing only)");
 
 static DEFINE_IDA(npukit_ida);
 static struct platform_device *npukit_sim_pdevs[NPUKIT_SIM_MAX];

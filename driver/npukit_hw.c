@@ -68,7 +68,13 @@
  *    reads DMASR only when it takes longer than expected, which is also
  *    when an error would show.
  *  - Every wait is bounded by the batch deadline (-ETIMEDOUT) and by
- *    %NPUKIT_HANG_NS of device time without the event (-EIO, device hang).
+ *    %NPUKIT_HANG_NS of device time without the event (-EIO, device hang),
+ *    with read_poll_timeout()'s rule: a wait looks at its limits before a
+ *    poll, and fails only when a limit had passed before a trusted poll
+ *    that still missed the event. A poller preempted for longer than the
+ *    limit between a poll and its look at the clock (PREEMPT, softirqs,
+ *    a long usleep_range()) polls once more, and a healthy device is
+ *    never reported hung (npukit_wait_check()).
  *  - A wait polls for a budget, %NPUKIT_POLL_FACTOR times its expected
  *    time (at least %NPUKIT_POLL_MIN_NS), so a kick never leaves the
  *    polled fast path. Past the budget it stops burning the CPU: when the
@@ -129,6 +135,8 @@
  *	it closely), %NPUKIT_CHAN_*, or 0
  * @polls: unsuccessful trusted polls
  * @naps: sleeps between polls so far
+ * @expired: 0, or the errno of a limit that had passed before the latest
+ *	poll was issued: -ETIMEDOUT (deadline) or -EIO (hang limit)
  */
 struct npukit_wait {
 	u64 t0;
@@ -136,6 +144,7 @@ struct npukit_wait {
 	u32 chan;
 	unsigned int polls;
 	unsigned int naps;
+	int expired;
 };
 
 static void npukit_wait_init(struct npukit_wait *w, u64 t0,
@@ -146,6 +155,7 @@ static void npukit_wait_init(struct npukit_wait *w, u64 t0,
 	w->chan = chan;
 	w->polls = 0;
 	w->naps = 0;
+	w->expired = 0;
 }
 
 /* Device time a wait polls before it sleeps */
@@ -236,14 +246,18 @@ static int npukit_dma_error(struct npukit_device *nd, struct npukit_batch *b,
 }
 
 /*
- * Called after each unsuccessful trusted poll: is there a reason to stop
- * waiting? @dmasr is the DMA channel the event depends on, or 0.
+ * Called after each unsuccessful poll, before the next: is there a
+ * reason to stop waiting? A DMA error is one at once. A limit that has
+ * passed is one only if the poll after it fails too (@w->expired, then
+ * npukit_wait_expired()): read_poll_timeout()'s rule. Time that passed
+ * between the failed poll and this look at the clock, the thread
+ * preempted or a sleep overshooting, says nothing about the device; the
+ * next poll does. @dmasr is the DMA channel the event depends on, or 0.
  */
 static int npukit_wait_check(struct npukit_device *nd, struct npukit_batch *b,
 			     struct npukit_wait *w, u32 dmasr)
 {
 	unsigned int polls = ++w->polls;
-	u64 t0 = w->t0;
 	u32 sr;
 
 	sr = npukit_irq_take_error(nd);
@@ -256,42 +270,53 @@ static int npukit_wait_check(struct npukit_device *nd, struct npukit_batch *b,
 		if (sr & NPUKIT_DMASR_ERRORS)
 			return npukit_dma_error(nd, b, dmasr, sr);
 	}
-	if (ktime_get_ns() >= b->deadline_ns) {
-		dev_dbg(nd->dev, "batch deadline passed after %u kicks\n",
-			b->runs_done);
-		b->status = NPUKIT_STATUS_TIMEOUT;
-		return -ETIMEDOUT;
-	}
-	if (npukit_now_ns(nd) - t0 > NPUKIT_HANG_NS) {
-		/* a person can act on the state: read it all once */
-		u32 st = npukit_npu_read(nd, NPUKIT_STATUS);
-		u32 mm2s = npukit_dma_read(nd, NPUKIT_MM2S_DMASR);
-		u32 s2mm = npukit_dma_read(nd, NPUKIT_S2MM_DMASR);
-
-		if ((mm2s | s2mm) & NPUKIT_DMASR_ERRORS)
-			return npukit_dma_error(nd, b, mm2s & NPUKIT_DMASR_ERRORS ?
-						NPUKIT_MM2S_DMASR :
-						NPUKIT_S2MM_DMASR,
-						mm2s & NPUKIT_DMASR_ERRORS ?
-						mm2s : s2mm);
-		dev_err_ratelimited(nd->dev,
-				    "no progress for %llu us: STATUS %#x MM2S %#x S2MM %#x%s\n",
-				    div_u64(npukit_now_ns(nd) - t0, NSEC_PER_USEC),
-				    st, mm2s, s2mm, st & NPUKIT_STATUS_BUSY ?
-				    "; NPU stuck busy: a PL reset (bitstream reload) recovers it" :
-				    "");
-		b->status = NPUKIT_STATUS_DEVICE_HANG;
-		return -EIO;
-	}
+	if (ktime_get_ns() >= b->deadline_ns)
+		w->expired = -ETIMEDOUT;
+	else if (npukit_now_ns(nd) - w->t0 > NPUKIT_HANG_NS)
+		w->expired = -EIO;
 	if (!(polls % 64))
 		cond_resched();
 	return 0;
 }
 
 /*
+ * A trusted poll issued after a limit had passed missed the event too: the
+ * deadline, or a device that really did not act (hang).
+ */
+static int npukit_wait_expired(struct npukit_device *nd,
+			       struct npukit_batch *b,
+			       const struct npukit_wait *w)
+{
+	u32 st, mm2s, s2mm;
+
+	if (w->expired == -ETIMEDOUT) {
+		dev_dbg(nd->dev, "batch deadline passed after %u kicks\n",
+			b->runs_done);
+		b->status = NPUKIT_STATUS_TIMEOUT;
+		return -ETIMEDOUT;
+	}
+	/* a person can act on the state: read it all once */
+	st = npukit_npu_read(nd, NPUKIT_STATUS);
+	mm2s = npukit_dma_read(nd, NPUKIT_MM2S_DMASR);
+	s2mm = npukit_dma_read(nd, NPUKIT_S2MM_DMASR);
+	if ((mm2s | s2mm) & NPUKIT_DMASR_ERRORS)
+		return npukit_dma_error(nd, b, mm2s & NPUKIT_DMASR_ERRORS ?
+					NPUKIT_MM2S_DMASR : NPUKIT_S2MM_DMASR,
+					mm2s & NPUKIT_DMASR_ERRORS ? mm2s : s2mm);
+	dev_err_ratelimited(nd->dev,
+			    "no progress for %llu us: STATUS %#x MM2S %#x S2MM %#x%s\n",
+			    div_u64(npukit_now_ns(nd) - w->t0, NSEC_PER_USEC),
+			    st, mm2s, s2mm, st & NPUKIT_STATUS_BUSY ?
+			    "; NPU stuck busy: a PL reset (bitstream reload) recovers it" :
+			    "");
+	b->status = NPUKIT_STATUS_DEVICE_HANG;
+	return -EIO;
+}
+
+/*
  * Past its polling budget a wait sleeps: on the interrupt of the DMA
  * channel that signals its event, or else between polls. Never beyond the
- * hang limit or the deadline, which the next npukit_wait_check() enforces.
+ * hang limit or the deadline, which the next npukit_wait_check() looks at.
  */
 static void npukit_wait_slow(struct npukit_device *nd, struct npukit_batch *b,
 			     struct npukit_wait *w)
@@ -339,10 +364,14 @@ static noinline int npukit_wait_status_polls(struct npukit_device *nd,
 			return ret;
 		npukit_wait_slow(nd, b, &w);
 		st = npukit_npu_read(nd, NPUKIT_STATUS);
-		if (npukit_io_landed(nd, seq) && (st & want) == want) {
+		if (!npukit_io_landed(nd, seq))
+			continue;
+		if ((st & want) == want) {
 			npukit_est_update(est, w.polls);
 			return 0;
 		}
+		if (w.expired)
+			return npukit_wait_expired(nd, b, &w);
 	}
 }
 
@@ -366,10 +395,14 @@ static noinline int npukit_wait_dma_idle_polls(struct npukit_device *nd,
 		sr = npukit_dma_read(nd, dmasr);
 		if (sr & NPUKIT_DMASR_ERRORS)
 			return npukit_dma_error(nd, b, dmasr, sr);
-		if (npukit_io_landed(nd, seq) && (sr & NPUKIT_DMASR_IDLE)) {
+		if (!npukit_io_landed(nd, seq))
+			continue;
+		if (sr & NPUKIT_DMASR_IDLE) {
 			npukit_est_update(est, w.polls);
 			return 0;
 		}
+		if (w.expired)
+			return npukit_wait_expired(nd, b, &w);
 	}
 }
 
@@ -617,10 +650,15 @@ int npukit_dma_reset(struct npukit_device *nd)
 	seq = npukit_dma_write(nd, NPUKIT_MM2S_DMACR, NPUKIT_DMACR_RESET);
 	t0 = npukit_now_ns(nd);
 	for (;;) {
+		/* the limit before the poll, as in npukit_wait_check() */
+		bool expired = npukit_now_ns(nd) - t0 > NPUKIT_HANG_NS;
+
 		cr = npukit_dma_read(nd, NPUKIT_MM2S_DMACR);
-		if (npukit_io_landed(nd, seq) && !(cr & NPUKIT_DMACR_RESET))
+		if (!npukit_io_landed(nd, seq))
+			continue;
+		if (!(cr & NPUKIT_DMACR_RESET))
 			break;
-		if (npukit_now_ns(nd) - t0 > NPUKIT_HANG_NS) {
+		if (expired) {
 			dev_err(nd->dev, "AXI DMA stuck in reset (MM2S_DMACR %#x)\n",
 				cr);
 			return -EIO;

@@ -58,7 +58,9 @@
  *    from landing first;
  *  - every DMA transfer may start late (stall_us), so that waits overrun
  *    their polling budget and sleep; interrupt edges may be lost
- *    (irq_lose) and the handler may run for nothing (irq_spurious).
+ *    (irq_lose) and the handler may run for nothing (irq_spurious);
+ *  - the CPU may lose the processor for milliseconds between a poll and
+ *    its next look at the clock (preempt_ms, npukit_sim_stall.c).
  *
  * Time is virtual. Each access advances the model's clock by what it costs
  * on the PYNQ-Z2 (hardware.rst sections 1, 3 and 7, and the figures below),
@@ -88,14 +90,17 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -315,6 +320,7 @@ struct npukit_sim {
 	bool hang;		/* knob: runs never finish while set */
 	u32 slow;		/* knob: runs take this many times longer */
 	struct npukit_sim_timing timing;	/* knobs: bus and DMA timing */
+	struct npukit_sim_preempt preempt;	/* npukit_sim_stall.c */
 
 	struct npukit_sim_counters cnt;
 	u32 cpu_ps[NPUKIT_CPU_ITEMS];	/* knobs: the CPU cost model */
@@ -936,8 +942,9 @@ static enum hrtimer_restart sim_timer(struct hrtimer *timer)
 static u32 sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
 		    u32 off, bool wait)
 {
+	bool can_sleep = preemptible();
 	unsigned long flags;
-	u64 sample;
+	u64 sample, preempt;
 	u32 val;
 
 	spin_lock_irqsave(&sim->lock, flags);
@@ -968,9 +975,17 @@ static u32 sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
 	if (wait)
 		sim->now = max(sim->now, sample + SIM_READ_RTT_NS -
 			       SIM_READ_SAMPLE_NS);
+	preempt = npukit_sim_preempt(&sim->preempt, &sim->timing, &sim->now,
+				     can_sleep);
 	sim->cnt.reads++;
 	sim_settle(sim);
 	spin_unlock_irqrestore(&sim->lock, flags);
+	if (preempt) {
+		npukit_sim_sleep_begin(sim);
+		usleep_range(div_u64(preempt, NSEC_PER_USEC),
+			     div_u64(preempt, NSEC_PER_USEC) + 100);
+		npukit_sim_sleep_end(sim);
+	}
 	return val;
 }
 
@@ -1067,6 +1082,8 @@ u64 npukit_sim_now(struct npukit_sim *sim)
 	u64 now;
 
 	spin_lock_irqsave(&sim->lock, flags);
+	/* preempted before the clock is read, as after a failed poll */
+	npukit_sim_preempt(&sim->preempt, &sim->timing, &sim->now, false);
 	now = sim->now;
 	spin_unlock_irqrestore(&sim->lock, flags);
 	return now;
@@ -1344,7 +1361,8 @@ static const struct file_operations sim_pl_reset_fops = {
  * and the timing knobs, in 10 ns cycles, values above the range acting as
  * its maximum (see struct npukit_sim_timing): idle_lag (0..100),
  * overtake (0..20), first_beat (0..100), npu_lag (0..1000), and stall_us
- * in microseconds (0..1000);
+ * in microseconds (0..1000); preempt_ms, preempt_one_in, preempt_sleep and
+ * the counter preempts (npukit_sim_stall.c);
  * irq_lose: the next this many rising edges of the interrupt output are
  * lost; irq_spurious: the handler runs this many times with the output
  * low (sim_irq only);
@@ -1369,6 +1387,7 @@ void npukit_sim_debugfs(struct npukit_sim *sim, struct dentry *dir)
 	debugfs_create_u32("first_beat", 0600, dir, &sim->timing.first_beat);
 	debugfs_create_u32("npu_lag", 0600, dir, &sim->timing.npu_lag);
 	debugfs_create_u32("stall_us", 0600, dir, &sim->timing.stall_us);
+	npukit_sim_preempt_debugfs(&sim->preempt, &sim->timing, dir);
 	debugfs_create_atomic_t("irq_lose", 0600, dir, &sim->irq_lose);
 	debugfs_create_atomic_t("irq_spurious", 0600, dir, &sim->irq_spurious);
 	debugfs_create_bool("reset_line", 0600, dir, &sim->reset_line);

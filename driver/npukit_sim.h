@@ -90,6 +90,12 @@ struct npukit_sim_cpu {
  *	(npukit_sim_read_wait()) orders them before a later DMA write
  * @stall_us: microseconds added to every DMA transfer's start (0..1000),
  *	so that every wait overruns its polling budget and sleeps
+ * @preempt_ms: milliseconds (0..100) the CPU loses the processor for at
+ *	random register and clock reads, the board going on meanwhile
+ *	(npukit_sim_stall.c); 0: never
+ * @preempt_one_in: at one such access in this many, at random; 0: never
+ * @preempt_sleep: where the caller may sleep, the thread really sleeps
+ *	through the preemption instead of the model's clock jumping
  *
  * One cycle is 10 ns (FCLK_CLK0 at 100 MHz).
  */
@@ -99,6 +105,19 @@ struct npukit_sim_timing {
 	u32 first_beat;
 	u32 npu_lag;
 	u32 stall_us;
+	u32 preempt_ms;
+	u32 preempt_one_in;
+	bool preempt_sleep;
+};
+
+/**
+ * struct npukit_sim_preempt - the preemptions of one model (npukit_sim_stall.c)
+ * @rng: xorshift32 state choosing the accesses preempted
+ * @count: preemptions so far
+ */
+struct npukit_sim_preempt {
+	u32 rng;
+	u64 count;
 };
 
 /*
@@ -141,5 +160,12 @@ void npukit_sim_set_timing(struct npukit_sim *sim,
 			   const struct npukit_sim_timing *t);
 bool npukit_sim_has_reset_line(struct npukit_sim *sim);
 void npukit_sim_pl_reset(struct npukit_sim *sim);
+
+/* npukit_sim_stall.c */
+u64 npukit_sim_preempt(struct npukit_sim_preempt *p,
+		       const struct npukit_sim_timing *t, u64 *now,
+		       bool can_sleep);
+void npukit_sim_preempt_debugfs(struct npukit_sim_preempt *p,
+				struct npukit_sim_timing *t, struct dentry *dir);
 
 #endif /* _NPUKIT_SIM_H */

@@ -11,7 +11,9 @@
 #   check-driver-user     (part of `make check`) the userspace-built driver
 #                         runs batches whose every result is checked against
 #                         the CPU reference (also at the simulator's worst
-#                         bus timing), natively and under valgrind's
+#                         bus timing, and 10,000 batches with the poller
+#                         preempted past the hang limit), natively and
+#                         (bar the 10,000) under valgrind's
 #                         memcheck, and the armhf count per kick
 #                         and per read-back must be within the tolerance of
 #                         what the model's defaults (SIM_CPU_KICK_PS,
@@ -20,13 +22,13 @@
 DU_DIR      = $(BUILD)/driver-user
 # What the SUBMIT path needs, with probe and open (npukit_debugfs.c and
 # npukit_legacy.c are left out: tests/driver-user/debugfs_off.c)
-DU_DRIVER   := drv job hw sim recover irq sysfs pin lock
+DU_DRIVER   := drv job hw sim sim_stall recover irq sysfs pin lock
 DU_OWN      := shim/npukit_shim driver_user debugfs_off
 # Every <linux/...> those files include, each made a one-line include of the
 # shim's header; <linux/ioctl.h> (the UAPI header's) stays the system's.
 DU_LINUX    := atomic bits build_bug capability clk debugfs delay device dma-mapping err fs \
 	highmem hrtimer idr interrupt io kernel kref ktime math64 minmax miscdevice mm \
-	lockdep module mutex of overflow platform_device reset sched sched/mm sched/signal slab \
+	lockdep module mutex of overflow platform_device preempt reset sched sched/mm sched/signal slab \
 	spinlock stddef string sysfs types uaccess wait
 DU_INCLUDE  = $(DU_DIR)/include
 DU_ARM_CC  ?= arm-linux-gnueabihf-gcc
@@ -96,6 +98,7 @@ check-driver-user:
 	if $(MAKE) --no-print-directory -s $(DU_X86_BIN) >$$log 2>&1; then \
 		$(DU_X86_BIN) check >>$$log 2>&1 || status=1; \
 		$(DU_X86_BIN) check-worst >>$$log 2>&1 || status=1; \
+		$(DU_X86_BIN) check-preempt >>$$log 2>&1 || status=1; \
 		if valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 			--error-exitcode=9 $(DU_X86_BIN) check >/dev/null 2>$(DU_DIR)/memcheck.log; then \
 			echo "ok 50 kick_count check under valgrind memcheck" >>$$log; \

@@ -7,6 +7,7 @@
 #ifndef NPUKIT_REF_H
 #define NPUKIT_REF_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -133,6 +134,52 @@ static inline void npu_submit_init(struct npukit_submit *s,
 	s->kick_size = sizeof(struct npukit_kick);
 	s->result_count = nresults;
 	s->timeout_ns = npu_now_ns() + NPU_DEADLINE_NS;
+}
+
+/*
+ * A SUBMIT of a fresh npu_random_batch() of @n kicks into @got (zeroed)
+ * in @s, and the reference's @nres results in @want.
+ */
+static inline void npu_random_submit(struct npukit_submit *s,
+				     struct npukit_kick *kicks, uint32_t n,
+				     npu_ctile *got, npu_ctile *want,
+				     uint32_t nres, uint64_t *state)
+{
+	npu_random_batch(kicks, n, nres, state);
+	memset(got, 0, sizeof(*got) * nres);
+	memset(want, 0, sizeof(*want) * nres);
+	npu_ref_batch(kicks, n, want);
+	npu_submit_init(s, kicks, n, got, nres);
+}
+
+/* How the SUBMITs of a long run ended, by the way each failed */
+struct npu_outcomes {
+	unsigned int eio;
+	unsigned int etimedout;
+	unsigned int other;
+	unsigned int wrong;
+};
+
+/*
+ * Count one SUBMIT of @n kicks: @err is its errno (0 when it returned 0),
+ * @got and @want its @bytes of results and the reference's. Returns 1
+ * when it succeeded with the reference's results, else 0.
+ */
+static inline int npu_outcome(struct npu_outcomes *o, int err,
+			      const struct npukit_submit *s, uint32_t n,
+			      const void *got, const void *want, size_t bytes)
+{
+	if (err == EIO)
+		o->eio++;
+	else if (err == ETIMEDOUT)
+		o->etimedout++;
+	else if (err || s->status || s->kicks_done != n)
+		o->other++;
+	else if (memcmp(got, want, bytes))
+		o->wrong++;
+	else
+		return 1;
+	return 0;
 }
 
 #endif /* NPUKIT_REF_H */

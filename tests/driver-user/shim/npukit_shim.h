@@ -271,6 +271,8 @@ extern struct task_struct shim_current;
 void cond_resched(void);
 #define might_sleep() do { } while (0)
 #define __must_hold(x)
+/* One thread, no interrupt handler, no debugfs: never in atomic context */
+#define preemptible() 1
 /* a flag test, inline as in the kernel; no signal reaches this process */
 extern volatile int shim_fatal_signal;
 #define fatal_signal_pending(t) ((void)(t), shim_fatal_signal != 0)
@@ -495,6 +497,7 @@ struct dentry;
 	((void)(data), (void)(fops), (struct dentry *)ERR_PTR(-ENODEV))
 #define debugfs_create_u32(name, mode, parent, var) ((void)(name), (void)(var))
 #define debugfs_create_bool(name, mode, parent, var) ((void)(name), (void)(var))
+#define debugfs_create_u64(name, mode, parent, var) ((void)(name), (void)(var))
 #define debugfs_create_atomic_t(name, mode, parent, var) \
 	((void)(name), (void)(var))
 #define debugfs_remove_recursive(d) ((void)(d))
