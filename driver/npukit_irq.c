@@ -96,6 +96,17 @@ static irqreturn_t npukit_irq_handler(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/* The line already requested for interrupt @irq, or NULL */
+static struct npukit_irq *npukit_irq_line(struct npukit_device *nd, int irq)
+{
+	unsigned int i;
+
+	for (i = 0; i < nd->nirqs; i++)
+		if (nd->irqs[i].irq == irq)
+			return &nd->irqs[i];
+	return NULL;
+}
+
 /**
  * npukit_irq_init - find and request the DMA's interrupts, at probe
  * @nd: the device, its registers mapped
@@ -134,12 +145,24 @@ int npukit_irq_init(struct npukit_device *nd, struct platform_device *pdev,
 			return dev_err_probe(nd->dev, irq,
 					     "cannot get the %s interrupt\n",
 					     npukit_irq_names[i]);
+		/* one line may carry both channels (a wired OR, a concat) */
+		line = npukit_irq_line(nd, irq);
+		if (line) {
+			line->chans |= BIT(i);
+			nd->irq_chans |= BIT(i);
+			continue;
+		}
 		line = &nd->irqs[nd->nirqs];
 		line->nd = nd;
 		line->irq = irq;
 		line->chans = BIT(i);
-		ret = devm_request_irq(nd->dev, irq, npukit_irq_handler, 0,
-				       dev_name(nd->dev), line);
+		/*
+		 * Shared: the handler acks only its own DMASR bits and says
+		 * IRQ_NONE when there were none, so the line may carry other
+		 * PL interrupts too.
+		 */
+		ret = devm_request_irq(nd->dev, irq, npukit_irq_handler,
+				       IRQF_SHARED, dev_name(nd->dev), line);
 		if (ret)
 			return dev_err_probe(nd->dev, ret,
 					     "cannot request the %s interrupt %d\n",

@@ -360,6 +360,7 @@ typedef enum {
 } irqreturn_t;
 typedef irqreturn_t (*irq_handler_t)(int irq, void *data);
 void synchronize_irq(unsigned int irq);
+#define IRQF_SHARED 0x80u
 
 /* linux/device.h, printk */
 struct device {
