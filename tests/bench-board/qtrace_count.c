@@ -3,7 +3,7 @@
  * qtrace_count.c - instructions of an armhf process by phase, from
  * qemu-arm's log (-d in_asm,exec,nochain), read on stdin as it is written
  *
- *	qtrace_count TABLE BOUNDARY [THREAD_ENTRY] < LOG
+ *	qtrace_count TABLE BOUNDARY [START_THREAD,CREATE,JOIN [READER]] < LOG
  *
  * TABLE: one line per function, "START END PHASE" (hex addresses, END
  * exclusive; PHASE a small number, 0 for "the caller's": C library code
@@ -48,6 +48,14 @@
  * lines) counts in the segment the main thread is in, printed as
  * "syscalls SEGMENT N"; the bytes read() and write() returned, as
  * "readbytes SEGMENT N" and "writebytes SEGMENT N".
+ *
+ * READER (hex): the entry of the function --serve's reader thread calls
+ * once per request (serve_reader_next()). The thread other than the main
+ * one that runs it is the reader: it is thread 2, and its segments are
+ * its own, one more at each READER (its k-th request is segment k); its
+ * create-to-join window, which spans every request, is neither overlap
+ * nor shared, and a pthread_join() of the main thread closes the first
+ * open window that is not the reader's.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -77,6 +85,7 @@ struct life {
 	uint64_t w;			/* its instructions */
 	uint64_t shared;		/* of which SHARED_PHASE */
 	bool over;			/* its window's join returned */
+	bool reader;			/* it ran READER */
 };
 
 #define WINDOWS	4096
@@ -153,7 +162,7 @@ struct tb {
 static struct fn *fns;
 static size_t nfns;
 static struct tb tbs[1u << HASH_BITS];
-static uint64_t count[SEGMENTS][2][PHASES];
+static uint64_t count[SEGMENTS][3][PHASES];
 
 static struct tb *tb_slot(uint32_t pc)
 {
@@ -221,18 +230,20 @@ static void load_table(const char *path)
 int main(int argc, char **argv)
 {
 	static char line[4096];
-	uint32_t boundary, entry = 0, create = 0, join = 0, in_block = 0;
+	uint32_t boundary, entry = 0, create = 0, join = 0, reader = 0, in_block = 0;
 	uint64_t main_count = 0, main_shared = 0;
 	int creating = -1, cur_life[CPUS];
 	struct tb *cur = NULL;
-	int seg = 0, phase[CPUS] = { 0 }, main_cpu = -1, last = 0;
+	int seg = 0, rseg = 0, phase[CPUS] = { 0 }, main_cpu = -1, reader_cpu = -1, last = 0;
 	bool seen[CPUS] = { false };
 
-	if ((argc != 3 && argc != 4) ||
-	    (argc == 4 && sscanf(argv[3], "%x,%x,%x", &entry, &create, &join) != 3)) {
-		fprintf(stderr, "usage: qtrace_count TABLE BOUNDARY [START_THREAD,CREATE,JOIN] < LOG\n");
+	if (argc < 3 || argc > 5 ||
+	    (argc >= 4 && sscanf(argv[3], "%x,%x,%x", &entry, &create, &join) != 3) ||
+	    (argc == 5 && sscanf(argv[4], "%x", &reader) != 1)) {
+		fprintf(stderr, "usage: qtrace_count TABLE BOUNDARY [START_THREAD,CREATE,JOIN [READER]] < LOG\n");
 		return 2;
 	}
+	reader &= ~1u;
 	entry &= ~1u;
 	create &= ~1u;
 	join &= ~1u;
@@ -287,8 +298,15 @@ int main(int argc, char **argv)
 				seen[cpu] = true;
 				phase[cpu] = last;
 			}
-			th = cpu != main_cpu;
 			pc = (uint32_t)strtoul(p + 1, NULL, 16);
+			if (reader && pc == reader && cpu != main_cpu) {
+				reader_cpu = cpu;
+				if (cur_life[cpu] >= 0)
+					lives[cur_life[cpu]].reader = true;
+				if (rseg < SEGMENTS - 1)
+					rseg++;
+			}
+			th = cpu == main_cpu ? 0 : cpu == reader_cpu ? 2 : 1;
 			if (pc == boundary && !th && seg < SEGMENTS - 1)
 				seg++;
 			t = tb_slot(pc);
@@ -300,7 +318,7 @@ int main(int argc, char **argv)
 			if (ph)
 				phase[cpu] = ph;
 			last = phase[cpu];
-			count[seg][th][phase[cpu]] += t->n;
+			count[th == 2 ? rseg : seg][th][phase[cpu]] += t->n;
 			if (!entry)
 				continue;
 			if (pc == create) {
@@ -332,7 +350,8 @@ int main(int argc, char **argv)
 				}
 				if (pc == join) {
 					for (int w = 0; w < nwindows; w++) {
-						if (windows[w].opened && !windows[w].closed) {
+						if (windows[w].opened && !windows[w].closed &&
+						    (windows[w].life < 0 || !lives[windows[w].life].reader)) {
 							windows[w].closed = true;
 							windows[w].m_close = main_count;
 							windows[w].r_close = main_shared;
@@ -357,7 +376,7 @@ int main(int argc, char **argv)
 		const struct window *x = &windows[w];
 		uint64_t m = x->m_close - x->m_open, r = x->r_close - x->r_open;
 
-		if (!x->closed || x->life < 0)
+		if (!x->closed || x->life < 0 || lives[x->life].reader)
 			continue;
 		if (r || lives[x->life].shared) {
 			shared[x->seg] += r + lives[x->life].shared;
@@ -365,8 +384,8 @@ int main(int argc, char **argv)
 		}
 		overlap[x->seg] += m < lives[x->life].w ? m : lives[x->life].w;
 	}
-	for (int s = 0; s <= seg; s++)
-		for (int th = 0; th < 2; th++)
+	for (int s = 0; s <= (seg > rseg ? seg : rseg); s++)
+		for (int th = 0; th < 3; th++)
 			for (int p = 0; p < PHASES; p++)
 				if (count[s][th][p])
 					printf("%d %d %d %" PRIu64 "\n", s, th, p, count[s][th][p]);
