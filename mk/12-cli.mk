@@ -12,7 +12,8 @@ CLI_TEST_DIR  := tests/cli
 CLI_TEST_OUT  := $(BUILD)/tests/cli
 CLI_TEST_BINS := $(CLI_TEST_OUT)/cli_test $(CLI_TEST_OUT)/cli_hostile_test $(CLI_TEST_OUT)/cli_serve_test \
 		 $(CLI_TEST_OUT)/cli_serve_pipeline_test \
-		 $(CLI_TEST_OUT)/cli_compile_test $(CLI_TEST_OUT)/cli_valgrind_test
+		 $(CLI_TEST_OUT)/cli_compile_test $(CLI_TEST_OUT)/cli_passes_test \
+		 $(CLI_TEST_OUT)/cli_valgrind_test
 
 # FIXTURE_SETUP() and friends expand to functions without prototypes.
 $(BUILD)/obj/$(CLI_TEST_DIR)/%.o: $(CLI_TEST_DIR)/%.c
@@ -39,13 +40,13 @@ cli-run: $(CLI_BINS) $(TTPU_RUN)
 
 # check-cli-san: ttpu-run built with ASan+UBSan; valgrind cannot run an
 # ASan binary, so cli_valgrind_test stays out.
-$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS="$(BUILD)/san/tests/cli/cli_test $(BUILD)/san/tests/cli/cli_hostile_test $(BUILD)/san/tests/cli/cli_serve_test $(BUILD)/san/tests/cli/cli_serve_pipeline_test $(BUILD)/san/tests/cli/cli_compile_test"))
+$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS="$(BUILD)/san/tests/cli/cli_test $(BUILD)/san/tests/cli/cli_hostile_test $(BUILD)/san/tests/cli/cli_serve_test $(BUILD)/san/tests/cli/cli_serve_pipeline_test $(BUILD)/san/tests/cli/cli_compile_test $(BUILD)/san/tests/cli/cli_passes_test"))
 
 # check-cli-tsan: ttpu-run built with ThreadSanitizer into $(BUILD)/tsan,
 # over the --serve suites (its next request is read and parsed on a second
 # thread while the current one runs, cli/serve.c); a race ends the
 # ttpu-run it is found in with status 66, which fails the test.
-CLI_TSAN_TESTS := cli_serve_test cli_serve_pipeline_test
+CLI_TSAN_TESTS := cli_serve_test cli_serve_pipeline_test cli_passes_test
 .PHONY: check-cli-tsan
 check-cli-tsan:
 	@$(MAKE) --no-print-directory TSAN=1 BUILD=$(BUILD)/tsan RESULTS=$(abspath $(RESULTS)) \

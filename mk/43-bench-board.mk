@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: MIT
-# `make bench-board`: a served request on the board, counted (issue 20).
+# `make bench-board`: a served request on the board, on the board-time
+# model, every figure naming its ruler (issues 20, 29): host instructions
+# counted, the kernel's share of the request's system calls (qemu-arm's
+# strace), the driver's and the bus's simulated; the calibrated readings
+# beside the model's.
 # The library and ttpu-run built for armhf (tests/zynq/cross-build: static,
 # json-c from Debian's armhf package) with an in-process stand-in device,
 # run under qemu-arm with every executed block logged; every instruction of

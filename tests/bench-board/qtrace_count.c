@@ -3,7 +3,7 @@
  * qtrace_count.c - instructions of an armhf process by phase, from
  * qemu-arm's log (-d in_asm,exec,nochain), read on stdin as it is written
  *
- *	qtrace_count TABLE BOUNDARY [THREAD_ENTRY] < LOG
+ *	qtrace_count TABLE BOUNDARY [START_THREAD,CREATE,JOIN [READER]] < LOG
  *
  * TABLE: one line per function, "START END PHASE" (hex addresses, END
  * exclusive; PHASE a small number, 0 for "the caller's": C library code
@@ -34,6 +34,28 @@
  * overlap, since two cores do M and W in max(M, W) = M + W - min(M, W).
  * What the main thread does inside pthread_create() and pthread_join() is
  * not in M. Printed as "overlap SEGMENT N".
+ *
+ * A window in which either thread ran SHARED_PHASE code (the range
+ * checks' replays, which both threads take from one index) adds nothing
+ * to the overlap; its SHARED_PHASE instructions, the main thread's inside
+ * the window and the worker's in its life, are printed as "shared SEGMENT
+ * N": the benchmark takes half of those, and only those. The main
+ * thread's SHARED_PHASE code outside every window (serial: before the
+ * thread starts, after the join) is in neither.
+ *
+ * With -d strace in the log, every guest system call ("PID name(...) =
+ * RET", the return perhaps on a line of its own after other threads'
+ * lines) counts in the segment the main thread is in, printed as
+ * "syscalls SEGMENT N"; the bytes read() and write() returned, as
+ * "readbytes SEGMENT N" and "writebytes SEGMENT N".
+ *
+ * READER (hex): the entry of the function --serve's reader thread calls
+ * once per request (serve_reader_next()). The thread other than the main
+ * one that runs it is the reader: it is thread 2, and its segments are
+ * its own, one more at each READER (its k-th request is segment k); its
+ * create-to-join window, which spans every request, is neither overlap
+ * nor shared, and a pthread_join() of the main thread closes the first
+ * open window that is not the reader's.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -52,6 +74,7 @@
 struct window {
 	int seg;
 	uint64_t m_open, m_close;	/* the main thread's count then */
+	uint64_t r_open, r_close;	/* its SHARED_PHASE count then */
 	bool opened, closed;
 	int life;			/* the thread it made, or -1 */
 };
@@ -60,8 +83,9 @@ struct window {
 struct life {
 	int window;			/* whose thread it is, or -1 (not main's) */
 	uint64_t w;			/* its instructions */
-	bool shared;			/* it ran SHARED_PHASE code */
+	uint64_t shared;		/* of which SHARED_PHASE */
 	bool over;			/* its window's join returned */
+	bool reader;			/* it ran READER */
 };
 
 #define WINDOWS	4096
@@ -70,7 +94,54 @@ static struct life lives[WINDOWS];
 static int nwindows, nlives;
 /* Creates not yet matched with a thread: their windows (-1: not main's). */
 static int pending[WINDOWS], npending_first, npending;
-static uint64_t overlap[SEGMENTS];
+static uint64_t overlap[SEGMENTS], shared[SEGMENTS];
+static uint64_t syscalls[SEGMENTS], readbytes[SEGMENTS], writebytes[SEGMENTS];
+
+/* A system call whose return value is still to come (-d strace). */
+static int pending_sys = -1;	/* 0: read, 1: write, 2: other; -1: none */
+static int pending_seg;
+
+/* " = RET" at @p: the bytes of the pending read() or write(). */
+static void syscall_return(const char *p)
+{
+	long long ret;
+
+	if (pending_sys < 0)
+		return;
+	if (sscanf(p, " = %lld", &ret) == 1 && ret > 0) {
+		if (pending_sys == 0)
+			readbytes[pending_seg] += (uint64_t)ret;
+		else if (pending_sys == 1)
+			writebytes[pending_seg] += (uint64_t)ret;
+	}
+	pending_sys = -1;
+}
+
+/* "PID name(args) = RET" or its first part: a system call in @seg. */
+static bool syscall_line(const char *line, int seg)
+{
+	const char *p = line, *name, *eq;
+	size_t n;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p == line || *p != ' ')
+		return false;
+	name = ++p;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')
+		p++;
+	n = (size_t)(p - name);
+	if (!n || (*p != '(' && strncmp(name, "Unknown", n)))
+		return false;
+	syscalls[seg]++;
+	pending_seg = seg;
+	pending_sys = (n == 4 && !strncmp(name, "read", 4)) ? 0 :
+		      (n == 5 && !strncmp(name, "write", 5)) ? 1 : 2;
+	eq = strstr(p, ") = ");
+	if (eq)
+		syscall_return(eq + 1);
+	return true;
+}
 
 static void too_many(void)
 {
@@ -91,7 +162,7 @@ struct tb {
 static struct fn *fns;
 static size_t nfns;
 static struct tb tbs[1u << HASH_BITS];
-static uint64_t count[SEGMENTS][2][PHASES];
+static uint64_t count[SEGMENTS][3][PHASES];
 
 static struct tb *tb_slot(uint32_t pc)
 {
@@ -159,18 +230,20 @@ static void load_table(const char *path)
 int main(int argc, char **argv)
 {
 	static char line[4096];
-	uint32_t boundary, entry = 0, create = 0, join = 0, in_block = 0;
-	uint64_t main_count = 0;
+	uint32_t boundary, entry = 0, create = 0, join = 0, reader = 0, in_block = 0;
+	uint64_t main_count = 0, main_shared = 0;
 	int creating = -1, cur_life[CPUS];
 	struct tb *cur = NULL;
-	int seg = 0, phase[CPUS] = { 0 }, main_cpu = -1, last = 0;
+	int seg = 0, rseg = 0, phase[CPUS] = { 0 }, main_cpu = -1, reader_cpu = -1, last = 0;
 	bool seen[CPUS] = { false };
 
-	if ((argc != 3 && argc != 4) ||
-	    (argc == 4 && sscanf(argv[3], "%x,%x,%x", &entry, &create, &join) != 3)) {
-		fprintf(stderr, "usage: qtrace_count TABLE BOUNDARY [START_THREAD,CREATE,JOIN] < LOG\n");
+	if (argc < 3 || argc > 5 ||
+	    (argc >= 4 && sscanf(argv[3], "%x,%x,%x", &entry, &create, &join) != 3) ||
+	    (argc == 5 && sscanf(argv[4], "%x", &reader) != 1)) {
+		fprintf(stderr, "usage: qtrace_count TABLE BOUNDARY [START_THREAD,CREATE,JOIN [READER]] < LOG\n");
 		return 2;
 	}
+	reader &= ~1u;
 	entry &= ~1u;
 	create &= ~1u;
 	join &= ~1u;
@@ -196,6 +269,12 @@ int main(int argc, char **argv)
 			continue;
 		}
 		in_block = 0;
+		if (!strncmp(line, " = ", 3)) {
+			syscall_return(line);
+			continue;
+		}
+		if (line[0] >= '1' && line[0] <= '9' && syscall_line(line, seg))
+			continue;
 		if (!strncmp(line, "Trace ", 6)) {
 			char *p = strchr(line, '[');
 			int ph, cpu = atoi(line + 6), th;
@@ -219,8 +298,15 @@ int main(int argc, char **argv)
 				seen[cpu] = true;
 				phase[cpu] = last;
 			}
-			th = cpu != main_cpu;
 			pc = (uint32_t)strtoul(p + 1, NULL, 16);
+			if (reader && pc == reader && cpu != main_cpu) {
+				reader_cpu = cpu;
+				if (cur_life[cpu] >= 0)
+					lives[cur_life[cpu]].reader = true;
+				if (rseg < SEGMENTS - 1)
+					rseg++;
+			}
+			th = cpu == main_cpu ? 0 : cpu == reader_cpu ? 2 : 1;
 			if (pc == boundary && !th && seg < SEGMENTS - 1)
 				seg++;
 			t = tb_slot(pc);
@@ -232,7 +318,7 @@ int main(int argc, char **argv)
 			if (ph)
 				phase[cpu] = ph;
 			last = phase[cpu];
-			count[seg][th][phase[cpu]] += t->n;
+			count[th == 2 ? rseg : seg][th][phase[cpu]] += t->n;
 			if (!entry)
 				continue;
 			if (pc == create) {
@@ -258,14 +344,17 @@ int main(int argc, char **argv)
 				/* Back in the caller's code: the window opens. */
 				if (creating >= 0 && ph) {
 					windows[creating].m_open = main_count;
+					windows[creating].r_open = main_shared;
 					windows[creating].opened = true;
 					creating = -1;
 				}
 				if (pc == join) {
 					for (int w = 0; w < nwindows; w++) {
-						if (windows[w].opened && !windows[w].closed) {
+						if (windows[w].opened && !windows[w].closed &&
+						    (windows[w].life < 0 || !lives[windows[w].life].reader)) {
 							windows[w].closed = true;
 							windows[w].m_close = main_count;
+							windows[w].r_close = main_shared;
 							if (windows[w].life >= 0)
 								lives[windows[w].life].over = true;
 							break;
@@ -273,28 +362,44 @@ int main(int argc, char **argv)
 					}
 				}
 				main_count += t->n;
+				if (phase[cpu] == SHARED_PHASE)
+					main_shared += t->n;
 			} else if (cur_life[cpu] >= 0 && !lives[cur_life[cpu]].over &&
 				   phase[cpu] != DEVICE_PHASE) {
 				lives[cur_life[cpu]].w += t->n;
-				lives[cur_life[cpu]].shared |= phase[cpu] == SHARED_PHASE;
+				if (phase[cpu] == SHARED_PHASE)
+					lives[cur_life[cpu]].shared += t->n;
 			}
 		}
 	}
 	for (int w = 0; w < nwindows; w++) {
 		const struct window *x = &windows[w];
-		uint64_t m = x->m_close - x->m_open;
+		uint64_t m = x->m_close - x->m_open, r = x->r_close - x->r_open;
 
-		if (!x->closed || x->life < 0 || lives[x->life].shared)
+		if (!x->closed || x->life < 0 || lives[x->life].reader)
 			continue;
+		if (r || lives[x->life].shared) {
+			shared[x->seg] += r + lives[x->life].shared;
+			continue;
+		}
 		overlap[x->seg] += m < lives[x->life].w ? m : lives[x->life].w;
 	}
-	for (int s = 0; s <= seg; s++)
-		for (int th = 0; th < 2; th++)
+	for (int s = 0; s <= (seg > rseg ? seg : rseg); s++)
+		for (int th = 0; th < 3; th++)
 			for (int p = 0; p < PHASES; p++)
 				if (count[s][th][p])
 					printf("%d %d %d %" PRIu64 "\n", s, th, p, count[s][th][p]);
-	for (int s = 0; s <= seg; s++)
+	for (int s = 0; s <= seg; s++) {
 		if (overlap[s])
 			printf("overlap %d %" PRIu64 "\n", s, overlap[s]);
+		if (shared[s])
+			printf("shared %d %" PRIu64 "\n", s, shared[s]);
+		if (syscalls[s])
+			printf("syscalls %d %" PRIu64 "\n", s, syscalls[s]);
+		if (readbytes[s])
+			printf("readbytes %d %" PRIu64 "\n", s, readbytes[s]);
+		if (writebytes[s])
+			printf("writebytes %d %" PRIu64 "\n", s, writebytes[s]);
+	}
 	return 0;
 }

@@ -71,7 +71,7 @@ bool cli_sink_stdout_usable(const struct cli_sink *sink);
  * stdout failed; a failed request is its error line, not a return value.
  */
 int cli_serve(const ttpu_program *prog, ttpu_engine *eng, bool stats,
-	      struct ttpu_error *err);
+	      enum ttpu_passes_form passes, struct ttpu_error *err);
 
 /* ---- report.c ---------------------------------------------------------- */
 

@@ -146,7 +146,8 @@ static void serve_dropped(struct serve_request *q, bool stats, unsigned long lon
 
 /* Request @n, prepared in @q: run and answered on stdout. */
 static void serve_answer(const ttpu_program *prog, ttpu_engine *eng,
-			 struct serve_request *q, bool stats, unsigned long long n)
+			 struct serve_request *q, bool stats, enum ttpu_passes_form passes,
+			 unsigned long long n)
 {
 	struct cli_times t = { .start = cli_now_ns() };
 	uint64_t mark = t.start;
@@ -163,7 +164,7 @@ static void serve_answer(const ttpu_program *prog, ttpu_engine *eng,
 		ret = ttpu_run(prog, eng, q->in, &res, &q->err);
 	cli_times_add(&t, CLI_PHASE_RUN, &mark);
 	if (!ret)
-		ret = ttpu_result_write_json(res, stdout, stats, &q->err);
+		ret = ttpu_result_write_json_passes(res, stdout, stats, passes, &q->err);
 	else
 		serve_error(&q->err, q->line);
 	cli_times_add(&t, CLI_PHASE_OUTPUT, &mark);
@@ -287,7 +288,7 @@ static bool ahead_wanted(void)
 }
 
 int cli_serve(const ttpu_program *prog, ttpu_engine *eng, bool stats,
-	      struct ttpu_error *err)
+	      enum ttpu_passes_form passes, struct ttpu_error *err)
 {
 	struct line_reader r = {
 		.fd = STDIN_FILENO, .wake_fd = -1, .cap = SERVE_CHUNK,
@@ -315,7 +316,7 @@ int cli_serve(const ttpu_program *prog, ttpu_engine *eng, bool stats,
 			break;
 		}
 		n++;
-		serve_answer(prog, eng, &q, stats, n);
+		serve_answer(prog, eng, &q, stats, passes, n);
 		ttpu_inputs_free(q.in);
 		if (fflush(stdout) || ferror(stdout)) {
 			ret = ttpu_error_sys(err, errno ? errno : EIO, "writing response %llu", n);

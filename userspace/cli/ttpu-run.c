@@ -19,7 +19,7 @@
 #include "cli.h"
 
 /* Long options without a letter. */
-enum { CLI_OPT_COMPILE = 256, CLI_OPT_SERVE };
+enum { CLI_OPT_COMPILE = 256, CLI_OPT_SERVE, CLI_OPT_PASSES };
 
 struct cli {
 	const char *program;		/* NULL: a request on stdin */
@@ -32,6 +32,8 @@ struct cli {
 	bool compile;			/* --compile: write PROGRAM as .ttpb */
 	bool serve;			/* --serve: inputs lines on stdin */
 	bool stats;
+	enum ttpu_passes_form passes;	/* --passes: the response's passes */
+	bool passes_given;
 	bool show;
 	bool info;			/* --info: list devices, run nothing */
 	bool json;			/* --info as JSON */
@@ -79,6 +81,9 @@ static void usage(FILE *f)
 		"                      each line of stdin (an inputs document) with one\n"
 		"                      response line, or an {\"error\": ...} line naming\n"
 		"                      its line, until EOF; a read error ends it (exit 3)\n"
+		"      --passes FORM   the response's \"passes\": full (the default, the\n"
+		"                      protocol's list of every pass), summary ({\"count\",\n"
+		"                      \"firstId\", \"lastId\"}) or none (left out)\n"
 		"  -s, --stats         a summary on stderr (engine, passes, cycles, device\n"
 		"                      counters, time per phase); adds \"stats\" to the response\n"
 		"  -S, --show          print each output as a matrix on stderr (for people;\n"
@@ -117,6 +122,7 @@ static const struct option long_options[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ "compile", no_argument, NULL, CLI_OPT_COMPILE },
 	{ "serve", no_argument, NULL, CLI_OPT_SERVE },
+	{ "passes", required_argument, NULL, CLI_OPT_PASSES },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -206,6 +212,12 @@ static int parse_args(struct cli *c, int argc, char **argv,
 		case CLI_OPT_SERVE:
 			c->serve = true;
 			break;
+		case CLI_OPT_PASSES:
+			ret = ttpu_passes_form_parse(optarg, &c->passes, err);
+			if (ret)
+				return ret;
+			c->passes_given = true;
+			break;
 		case ':':
 			return ttpu_error_set(err, TTPU_USAGE_ERROR,
 					      "option '%s' needs an argument (see " CLI_NAME " --help)",
@@ -227,7 +239,7 @@ static int parse_args(struct cli *c, int argc, char **argv,
 				      "--json goes with --info (a run's response is JSON already)");
 	if (c->info) {
 		if (optind < argc || c->inputs || c->output || c->check || c->repeat > 1 ||
-		    c->engine_given)
+		    c->engine_given || c->passes_given)
 			return ttpu_error_set(err, TTPU_USAGE_ERROR,
 					      "--info takes only --device and --json (see " CLI_NAME " --help)");
 		return 0;
@@ -244,6 +256,9 @@ static int parse_args(struct cli *c, int argc, char **argv,
 	if (c->compile && (!c->program || c->inputs || c->check))
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				      "--compile takes a PROGRAM argument and -o FILE, and neither --inputs nor --check");
+	if (c->passes_given && (c->check || c->compile))
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "--passes shapes a run's response; not with --check or --compile");
 	if (c->serve && (!c->program || c->inputs || c->check || c->compile || c->output ||
 			 c->show))
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
@@ -343,7 +358,7 @@ static int execute(struct cli *c, struct ttpu_error *err)
 	if (c->serve) {
 		ret = ttpu_engine_open(c->engine, c->device, &eng, err);
 		if (!ret)
-			ret = cli_serve(prog, eng, c->stats, err);
+			ret = cli_serve(prog, eng, c->stats, c->passes, err);
 		if (ret)
 			goto out;
 	} else if (c->compile) {
@@ -370,7 +385,7 @@ static int execute(struct cli *c, struct ttpu_error *err)
 		cli_times_add(&c->times, CLI_PHASE_RUN, &mark);
 		if (ret)
 			goto out;
-		ret = ttpu_result_write_json(res, c->sink.f, c->stats, err);
+		ret = ttpu_result_write_json_passes(res, c->sink.f, c->stats, c->passes, err);
 		if (ret) {
 			/* Part of it may be out already: add nothing there. */
 			c->sink.failed = true;

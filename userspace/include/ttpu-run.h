@@ -455,6 +455,56 @@ TTPU_API const int32_t *ttpu_result_output(const ttpu_result *res,
 TTPU_API int ttpu_result_write_json(const ttpu_result *res, FILE *f,
 				    int with_stats, struct ttpu_error *err);
 
+/*
+ * What a response says about the passes. The contract's response lists
+ * every pass (TTPU_PASSES_FULL, the default and the only form the
+ * protocol defines): on a compiled MLP that is 100,000 records, 2.9 MB a
+ * response, which a client on a board pays to receive and parse. A
+ * client that needs only the outputs can ask for less.
+ */
+enum ttpu_passes_form {
+	TTPU_PASSES_FULL = 0,	/* "passes": [{"id": ID, "cycles": 15}, ...] */
+	TTPU_PASSES_SUMMARY = 1, /* "passes": {"count": N[, "firstId", "lastId"]} */
+	TTPU_PASSES_NONE = 2,	/* no "passes" key */
+};
+
+/**
+ * ttpu_passes_form_name() - "full", "summary" or "none"
+ * Return: the name, or NULL for a value that is no form.
+ */
+TTPU_API const char *ttpu_passes_form_name(enum ttpu_passes_form form);
+
+/**
+ * ttpu_passes_form_parse() - the form called @name
+ * @name: "full", "summary" or "none"
+ * @form: receives the form
+ * @err: filled on failure, or NULL
+ *
+ * Return: 0, or -TTPU_USAGE_ERROR naming every form when @name is none
+ * of them.
+ */
+TTPU_API int ttpu_passes_form_parse(const char *name,
+				    enum ttpu_passes_form *form,
+				    struct ttpu_error *err);
+
+/**
+ * ttpu_result_write_json_passes() - ttpu_result_write_json() with the
+ * passes in @form
+ *
+ * TTPU_PASSES_FULL writes byte for byte what ttpu_result_write_json()
+ * writes. TTPU_PASSES_SUMMARY writes "passes" as an object: "count", and
+ * when there are passes the first and last ids in execution order.
+ * TTPU_PASSES_NONE leaves "passes" out. Every other key is unchanged
+ * ("totalCycles" still counts every pass).
+ *
+ * Return: 0, or a negative error kind (-TTPU_USAGE_ERROR for a @form that
+ * is none of the three).
+ */
+TTPU_API int ttpu_result_write_json_passes(const ttpu_result *res, FILE *f,
+					   int with_stats,
+					   enum ttpu_passes_form form,
+					   struct ttpu_error *err);
+
 /** Write {"error": {...}} for @err to @f. */
 TTPU_API int ttpu_error_write_json(const struct ttpu_error *err, FILE *f);
 

@@ -53,6 +53,11 @@ int ttpu_result_new(const struct ttpu_program *prog,
 			for (size_t e = 0; e < b->count; e++)
 				o->data[e] = ((const int8_t *)d)[e];
 	}
+	res->npasses = prog->npasses;
+	if (prog->npasses) {
+		res->first_pass_id = prog->pass_ids[0];
+		res->last_pass_id = prog->pass_ids[prog->npasses - 1];
+	}
 	/* A run that succeeds executed every command once. */
 	res->host_ops = prog->measured.host_ops;
 	res->stats = ctx->stats;
@@ -525,8 +530,63 @@ static void w_stats(struct writer *w, const struct ttpu_run_stats *s)
 	w_mem(w, "}", 1);
 }
 
+static const char *const passes_form_names[] = {
+	[TTPU_PASSES_FULL] = "full",
+	[TTPU_PASSES_SUMMARY] = "summary",
+	[TTPU_PASSES_NONE] = "none",
+};
+
+#define NFORMS (sizeof(passes_form_names) / sizeof(passes_form_names[0]))
+
+const char *ttpu_passes_form_name(enum ttpu_passes_form form)
+{
+	return (unsigned int)form < NFORMS ? passes_form_names[form] : NULL;
+}
+
+int ttpu_passes_form_parse(const char *name, enum ttpu_passes_form *form,
+			   struct ttpu_error *err)
+{
+	if (!name || !form)
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "ttpu_passes_form_parse: NULL argument");
+	for (size_t i = 0; i < NFORMS; i++) {
+		if (!strcmp(name, passes_form_names[i])) {
+			*form = (enum ttpu_passes_form)i;
+			return 0;
+		}
+	}
+	return ttpu_error_set(err, TTPU_USAGE_ERROR,
+			      "unknown passes form '%s' (expected full, summary or none)", name);
+}
+
+/* "passes" in @form, with the separator after it. */
+static void w_passes(struct writer *w, const ttpu_result *res, enum ttpu_passes_form form)
+{
+	if (form == TTPU_PASSES_NONE)
+		return;
+	if (form == TTPU_PASSES_FULL) {
+		w_str(w, "\"passes\": [");
+		w_mem(w, res->passes->text, res->passes->len);
+		w_str(w, "], ");
+		return;
+	}
+	w_str(w, "\"passes\": {");
+	w_key_int(w, "count", (int64_t)res->npasses, res->npasses);
+	if (res->npasses) {
+		w_key_int(w, "firstId", res->first_pass_id, true);
+		w_key_int(w, "lastId", res->last_pass_id, false);
+	}
+	w_str(w, "}, ");
+}
+
 int ttpu_result_write_json(const ttpu_result *res, FILE *f, int with_stats,
 			   struct ttpu_error *err)
+{
+	return ttpu_result_write_json_passes(res, f, with_stats, TTPU_PASSES_FULL, err);
+}
+
+int ttpu_result_write_json_passes(const ttpu_result *res, FILE *f, int with_stats,
+				  enum ttpu_passes_form form, struct ttpu_error *err)
 {
 	static const struct { const char *key; enum ttpu_op op; } host_ops[] = {
 		{ "alloc", TTPU_OP_ALLOC }, { "acc", TTPU_OP_ACC },
@@ -539,6 +599,9 @@ int ttpu_result_write_json(const ttpu_result *res, FILE *f, int with_stats,
 	if (!res || !f)
 		return ttpu_error_set(err, TTPU_USAGE_ERROR,
 				     "ttpu_result_write_json: no %s", res ? "stream" : "result");
+	if (!ttpu_passes_form_name(form))
+		return ttpu_error_set(err, TTPU_USAGE_ERROR,
+				      "ttpu_result_write_json_passes: no passes form %d", (int)form);
 	w = malloc(sizeof(*w));
 	if (!w)
 		return ttpu_error_nomem(err, "writing the response");
@@ -552,9 +615,8 @@ int ttpu_result_write_json(const ttpu_result *res, FILE *f, int with_stats,
 			w_mem(w, ", ", 2);
 		w_output(w, &res->outputs[i]);
 	}
-	w_str(w, "}, \"passes\": [");
-	w_mem(w, res->passes->text, res->passes->len);
-	w_str(w, "], ");
+	w_str(w, "}, ");
+	w_passes(w, res, form);
 	w_key_int(w, "totalCycles", (int64_t)res->stats.total_cycles, true);
 	w_str(w, "\"hostOps\": {");
 	for (size_t i = 0; i < sizeof(host_ops) / sizeof(host_ops[0]); i++)

@@ -25,6 +25,8 @@ struct ttpu_result {
 	struct ttpu_result_output *outputs;
 	size_t noutputs;
 	struct ttpu_passes_text *passes;	/* the program's, shared (response.c) */
+	size_t npasses;
+	int64_t first_pass_id, last_pass_id;	/* in execution order; npasses > 0 */
 	struct ttpu_host_ops host_ops;
 	char engine[16];
 	char engine_reason[160];
