@@ -10,6 +10,9 @@
 #                               bus glue and the DMA model in front of the
 #                               project's C port model of the NPU's pins,
 #                               and device time against the C simulator's
+#   check-hw-emu-sync           (part of `make check`) each dma_sync_* of
+#                               the driver deleted or flipped in a scratch
+#                               build must fail on the cache model
 
 HW_DIR      = $(BUILD)/hw-emu
 HW_SRC      := tests/hw-emu

@@ -10,8 +10,9 @@
  * DMA_ERROR or DEVICE_FAILED, ETIMEDOUT with TIMEOUT), must have been
  * caused by this program (an EIO with DMA_ERROR only in a batch in which
  * an injected DMA error struck, as the DMA model counts them, one with
- * DEVICE_FAILED only after one struck since the driver was bound; an
- * ETIMEDOUT only in a batch given a short deadline), and every slot it read back before the
+ * DEVICE_FAILED only after one struck or a short deadline passed since
+ * the driver was bound; an ETIMEDOUT only in a batch given a short
+ * deadline), and every slot it read back before the
  * failure (kicks below kicks_done) must be right. A
  * failed device is unbound and bound again, as root would (a new instance:
  * with no_reset_line, as after reloading the bitstream). Afterwards a
@@ -76,8 +77,12 @@ int main(int argc, char **argv)
 	static npu_ctile want[NRES], got[NRES];
 	unsigned long batches, ok = 0, eio = 0, timeouts = 0, rebinds = 0, injected = 0;
 	unsigned long failed_seen = 0, struck = 0, short_deadlines = 0;
-	/* injected errors that struck since the driver was bound */
-	unsigned long struck_bound = 0;
+	/*
+	 * Since the driver was bound: injected errors that struck and
+	 * deadlines that passed, either of which can leave the device failed
+	 * (without a PL reset line, a C stream cut short stays stuck)
+	 */
+	unsigned long caused_bound = 0;
 	uint64_t seed;
 	struct npukit_submit s;
 	int bad = 0;
@@ -122,7 +127,7 @@ int main(int argc, char **argv)
 		ret = driver_user_ioctl(node, NPUKIT_IOCTL_SUBMIT, &s);
 		hwemu_stats(&after);
 		struck += after.injected - before.injected;
-		struck_bound += after.injected - before.injected;
+		caused_bound += after.injected - before.injected;
 		if (!ret) {
 			ok++;
 			memset(want, POISON, sizeof(want));
@@ -138,7 +143,7 @@ int main(int argc, char **argv)
 				    s.status == NPUKIT_STATUS_DEVICE_FAILED)) {
 			eio++;
 			/* a device failed by earlier strikes stays failed */
-			if (s.status == NPUKIT_STATUS_DEVICE_FAILED ? !struck_bound :
+			if (s.status == NPUKIT_STATUS_DEVICE_FAILED ? !caused_bound :
 			    after.injected == before.injected) {
 				printf("# batch %lu: EIO (status %u) with no injected error striking\n",
 				       b, s.status);
@@ -146,6 +151,7 @@ int main(int argc, char **argv)
 			}
 		} else if (ret == -ETIMEDOUT && s.status == NPUKIT_STATUS_TIMEOUT) {
 			timeouts++;
+			caused_bound++;
 			if (!short_deadline) {
 				printf("# batch %lu: ETIMEDOUT with the %llu s deadline (%u of %u kicks done)\n",
 				       b, NPU_DEADLINE_NS / 1000000000ULL, s.kicks_done, n);
@@ -165,7 +171,7 @@ int main(int argc, char **argv)
 			failed_seen++;
 			unload();
 			rebinds++;
-			struck_bound = 0;
+			caused_bound = 0;
 			if (load()) {
 				printf("# batch %lu: the driver does not bind again\n", b);
 				bad = 1;
