@@ -90,6 +90,7 @@
  */
 
 #include <linux/device.h>
+#include <linux/dma-mapping.h>
 #include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -699,10 +700,13 @@ int npukit_drain_c(struct npukit_device *nd)
 	struct npukit_batch drain = {
 		.deadline_ns = U64_MAX,
 	};
+	dma_addr_t scratch = nd->rx_dma + NPUKIT_RX_SCRATCH * NPUKIT_C_BYTES;
 	u64 seq;
 
-	npukit_dma_write(nd, NPUKIT_S2MM_DA,
-			 nd->rx_dma + NPUKIT_RX_SCRATCH * NPUKIT_C_BYTES);
+	/* the device owns what it writes, even a tile nobody reads */
+	dma_sync_single_for_device(nd->dev, scratch, NPUKIT_C_BYTES,
+				   DMA_FROM_DEVICE);
+	npukit_dma_write(nd, NPUKIT_S2MM_DA, scratch);
 	seq = npukit_dma_write(nd, NPUKIT_S2MM_LENGTH, NPUKIT_C_BYTES);
 	return npukit_wait_dma_idle(nd, &drain, NPUKIT_S2MM_DMASR, seq,
 				    npukit_now_ns(nd), &nd->hw.est_tx);

@@ -23,7 +23,7 @@ DU_DIR      = $(BUILD)/driver-user
 # What the SUBMIT path needs, with probe and open (npukit_debugfs.c and
 # npukit_legacy.c are left out: tests/driver-user/debugfs_off.c)
 DU_DRIVER   := drv job hw sim sim_stall recover irq sysfs pin lock
-DU_OWN      := shim/npukit_shim driver_user debugfs_off
+DU_OWN      := shim/npukit_shim shim/shim_uaccess shim/shim_dma driver_user debugfs_off
 # Every <linux/...> those files include, each made a one-line include of the
 # shim's header; <linux/ioctl.h> (the UAPI header's) stays the system's.
 DU_LINUX    := atomic bits build_bug capability clk debugfs delay device dma-mapping err fs \

@@ -10,12 +10,15 @@
 #                               bus glue and the DMA model in front of the
 #                               project's C port model of the NPU's pins,
 #                               and device time against the C simulator's
+#   check-hw-emu-sync           (part of `make check`) each dma_sync_* of
+#                               the driver deleted or flipped in a scratch
+#                               build must fail on the cache model
 
 HW_DIR      = $(BUILD)/hw-emu
 HW_SRC      := tests/hw-emu
 # The driver's files without the simulator: hwemu_sim.c stands in for it
 HW_DRIVER   := $(filter-out sim,$(DU_DRIVER))
-HW_OWN      := axi_dma hwemu_monitor hwemu_sim
+HW_OWN      := axi_dma hwemu_monitor hwemu_sim pg021_driver
 HW_CFLAGS   = $(filter-out -fno-PIE,$(DU_X86_CFLAGS)) -fPIC -D_GNU_SOURCE -I$(HW_SRC)
 HW_OBJS     = $(HW_DRIVER:%=$(HW_DIR)/obj/driver/npukit_%.o) \
 	$(DU_OWN:%=$(HW_DIR)/obj/du/%.o) $(HW_OWN:%=$(HW_DIR)/obj/hw/%.o)
@@ -123,7 +126,7 @@ hw-emu:
 		$(DU_X86_BIN) $(HW_DIR)/csim/libnpukit-hwemu.so $(HW_DIR)/csim/sim_regs_test \
 		$(HW_DIR)/csim/sim_ctrl_test >/dev/null
 	@$(MAKE) --no-print-directory -s uapi-tests engine-tests >$(HW_DIR)/suites-build.log 2>&1 || \
-		echo "# the UAPI and engine suites do not build here ($(HW_DIR)/suites-build.log): skipped"
+		echo "# the UAPI and engine suites do not build here ($(HW_DIR)/suites-build.log): each fails below"
 	@mkdir -p $(RESULTS)
 	@BUILD=$(abspath $(BUILD)) $(HW_RUN) rtl $(HW_DIR)/rtl $(DU_X86_BIN) $(TTPU_RUN) $(HW_DIR)/work $(RESULTS)/hw-emu.log
 
@@ -146,4 +149,19 @@ check-hw-emu-glue:
 	else echo "not ok 1000 make hw-emu without NPUKIT_RTL: exit $$rc, $$out" >>$$log; status=1; fi; \
 	grep -E '^(not )?ok' $$log | sed 's/^/hw-emu-glue: /'; \
 	scripts/tally hw-emu-glue $$log $(RESULTS) || status=1; \
+	exit $$status
+
+# Each dma_sync_single_for_*() of the driver deleted or turned the wrong
+# way, one at a time in a scratch copy, must fail on the non-coherent
+# memory model (tests/hw-emu/run-sync-mutants), part of `make check`
+.PHONY: check-hw-emu-sync
+CHECK_TARGETS += check-hw-emu-sync
+check-hw-emu-sync: $(HW_OBJS) $(HW_PORT_NPU)
+	@mkdir -p $(RESULTS)
+	@log=$(RESULTS)/hw-emu-sync.log; status=0; \
+	CC='$(CC)' HW_CFLAGS='$(HW_CFLAGS)' HW_PROG_CFLAGS='$(HW_PROG_CFLAGS)' \
+		HW_OBJS='$(HW_OBJS)' HW_NPU='$(HW_PORT_NPU)' HW_OBJ_DIR='$(HW_DIR)/obj/driver' \
+		$(HW_SRC)/run-sync-mutants $(HW_DIR)/sync-mutants >$$log 2>&1 || status=1; \
+	grep -E '^(not )?ok|^sync mutants' $$log | sed 's/^/hw-emu-sync: /'; \
+	scripts/tally hw-emu-sync $$log $(RESULTS) || status=1; \
 	exit $$status

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * axi_dma.c - the AXI DMA in direct register mode, cycle by cycle
- * (axi_dma.h). Written from PG021's register description and hardware.rst
+ * (axi_dma.h). Written from PG021's register description (its offsets
+ * and bits from pg021.h, not from the driver's header) and hardware.rst
  * section 5; what PG021 leaves open is resolved the way the C simulator
  * (driver/npukit_sim.c) resolves it, so that the two agree where the
  * driver could tell:
@@ -21,11 +22,12 @@
  */
 #include <string.h>
 
-#include "npukit_regs.h"
 #include "axi_dma.h"
+#include "pg021.h"
 
-#define AXI_DMA_LENGTH_MASK	NPUKIT_DMA_MAX_BYTES
-#define AXI_DMA_W1C		(NPUKIT_DMASR_IOC_IRQ | BIT(13) | NPUKIT_DMASR_ERR_IRQ)
+/* the block design's Buffer Length Register Width: 14 bits (hardware.rst 1) */
+#define AXI_DMA_LENGTH_MASK	0x3fffu
+#define AXI_DMA_W1C		(PG021_DMASR_IOC_IRQ | PG021_DMASR_DLY_IRQ | PG021_DMASR_ERR_IRQ)
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -56,7 +58,7 @@ static void chan_reset(struct axi_dma_chan *ch)
 	uint64_t bytes = ch->bytes, dropped = ch->dropped;
 
 	memset(ch, 0, sizeof(*ch));
-	ch->dmasr = NPUKIT_DMASR_HALTED;
+	ch->dmasr = PG021_DMASR_HALTED;
 	ch->bytes = bytes;
 	ch->dropped = dropped;
 }
@@ -100,14 +102,14 @@ static void chan_fail(struct axi_dma_chan *ch, uint32_t err)
 {
 	ch->nq = 0;
 	ch->flushing = false;
-	ch->dmasr |= err | NPUKIT_DMASR_ERR_IRQ | NPUKIT_DMASR_HALTED;
-	ch->dmasr &= ~NPUKIT_DMASR_IDLE;
-	ch->dmacr &= ~NPUKIT_DMACR_RS;
+	ch->dmasr |= err | PG021_DMASR_ERR_IRQ | PG021_DMASR_HALTED;
+	ch->dmasr &= ~PG021_DMASR_IDLE;
+	ch->dmacr &= ~PG021_DMACR_RS;
 }
 
 static void chan_idle(struct axi_dma_chan *ch)
 {
-	ch->dmasr |= NPUKIT_DMASR_IDLE | NPUKIT_DMASR_IOC_IRQ;
+	ch->dmasr |= PG021_DMASR_IDLE | PG021_DMASR_IOC_IRQ;
 }
 
 /* LENGTH landed: start a transfer, or ignore the write */
@@ -119,9 +121,9 @@ static void chan_start(struct axi_dma *d, struct axi_dma_chan *ch)
 	uint32_t chan = mm2s ? 1 : 2;
 
 	/* Idle already up over the last beats in the FIFO: queue behind them */
-	if (ch->nq == 1 && (ch->dmasr & NPUKIT_DMASR_IDLE))
+	if (ch->nq == 1 && (ch->dmasr & PG021_DMASR_IDLE))
 		takes = true;
-	if (!(ch->dmacr & NPUKIT_DMACR_RS) || (ch->dmasr & NPUKIT_DMASR_HALTED) ||
+	if (!(ch->dmacr & PG021_DMACR_RS) || (ch->dmasr & PG021_DMASR_HALTED) ||
 	    !takes || !ch->length) {
 		ch->dropped++;
 		return;
@@ -131,11 +133,11 @@ static void chan_start(struct axi_dma *d, struct axi_dma_chan *ch)
 	x->len = ch->length;
 	x->buf = window(d, ch->addr, ch->length);
 	if (!x->buf) {
-		chan_fail(ch, NPUKIT_DMASR_DEC_ERR);
+		chan_fail(ch, PG021_DMASR_DMADECERR);
 		return;
 	}
 	if (ch->addr & 3) {	/* no DRE */
-		chan_fail(ch, NPUKIT_DMASR_INT_ERR);
+		chan_fail(ch, PG021_DMASR_DMAINTERR);
 		return;
 	}
 	if (d->errors && (!d->k.error_chan || d->k.error_chan == chan)) {
@@ -145,43 +147,46 @@ static void chan_start(struct axi_dma *d, struct axi_dma_chan *ch)
 		x->fail = true;
 		x->fail_at = 4 * (d->k.error_beat < beats ? d->k.error_beat : beats - 1);
 	}
+	x->addr = ch->addr;
 	x->start = d->cycle + (mm2s ? d->k.first_beat : d->k.s2mm_setup);
 	ch->nq++;
-	ch->dmasr &= ~NPUKIT_DMASR_IDLE;
+	if (d->mem_access)
+		d->mem_access(d->mem_ctx, x->addr, x->len, !mm2s, false);
+	ch->dmasr &= ~PG021_DMASR_IDLE;
 }
 
 void axi_dma_write(struct axi_dma *d, uint32_t off, uint32_t val)
 {
-	struct axi_dma_chan *ch = off < NPUKIT_S2MM_DMACR ? &d->mm2s : &d->s2mm;
-	uint32_t reg = off < NPUKIT_S2MM_DMACR ? off : off - NPUKIT_S2MM_DMACR;
+	struct axi_dma_chan *ch = off < PG021_S2MM_BASE ? &d->mm2s : &d->s2mm;
+	uint32_t reg = off < PG021_S2MM_BASE ? off : off - PG021_S2MM_BASE;
 
 	if (d->cycle < d->reset_until)
 		return;
 	switch (reg) {
-	case NPUKIT_MM2S_DMACR:
-		if (val & NPUKIT_DMACR_RESET) {
+	case PG021_MM2S_DMACR:
+		if (val & PG021_DMACR_RESET) {
 			/* either channel's reset resets the whole core */
 			chan_reset(&d->mm2s);
 			chan_reset(&d->s2mm);
 			d->reset_until = d->cycle + d->k.reset_cycles;
 			break;
 		}
-		ch->dmacr = val & (NPUKIT_DMACR_RS | NPUKIT_DMACR_IOC_IRQ_EN |
-				   NPUKIT_DMACR_ERR_IRQ_EN);
-		if (ch->dmasr & NPUKIT_DMASR_ERRORS)
-			ch->dmacr &= ~NPUKIT_DMACR_RS;
-		if (ch->dmacr & NPUKIT_DMACR_RS)
-			ch->dmasr &= ~NPUKIT_DMASR_HALTED;
+		ch->dmacr = val & (PG021_DMACR_RS | PG021_DMACR_IOC_IRQEN |
+				   PG021_DMACR_ERR_IRQEN);
+		if (ch->dmasr & PG021_DMASR_DMA_ERRORS)
+			ch->dmacr &= ~PG021_DMACR_RS;
+		if (ch->dmacr & PG021_DMACR_RS)
+			ch->dmasr &= ~PG021_DMASR_HALTED;
 		else if (!ch->nq)
-			ch->dmasr |= NPUKIT_DMASR_HALTED;
+			ch->dmasr |= PG021_DMASR_HALTED;
 		break;
-	case NPUKIT_MM2S_DMASR:
+	case PG021_MM2S_DMASR:
 		ch->dmasr &= ~(val & AXI_DMA_W1C);
 		break;
-	case NPUKIT_MM2S_SA:
+	case PG021_MM2S_SA:
 		ch->addr = val;
 		break;
-	case NPUKIT_MM2S_LENGTH:
+	case PG021_MM2S_LENGTH:
 		ch->length = val & AXI_DMA_LENGTH_MASK;
 		chan_start(d, ch);
 		break;
@@ -190,17 +195,19 @@ void axi_dma_write(struct axi_dma *d, uint32_t off, uint32_t val)
 
 uint32_t axi_dma_read(const struct axi_dma *d, uint32_t off)
 {
-	const struct axi_dma_chan *ch = off < NPUKIT_S2MM_DMACR ? &d->mm2s : &d->s2mm;
-	uint32_t reg = off < NPUKIT_S2MM_DMACR ? off : off - NPUKIT_S2MM_DMACR;
+	const struct axi_dma_chan *ch = off < PG021_S2MM_BASE ? &d->mm2s : &d->s2mm;
+	uint32_t reg = off < PG021_S2MM_BASE ? off : off - PG021_S2MM_BASE;
 
 	switch (reg) {
-	case NPUKIT_MM2S_DMACR:
-		return ch->dmacr | (d->cycle < d->reset_until ? NPUKIT_DMACR_RESET : 0);
-	case NPUKIT_MM2S_DMASR:
+	case PG021_MM2S_DMACR:
+		/* PG021: bit 1 is reserved and always reads 1 */
+		return ch->dmacr | PG021_DMACR_ONE |
+		       (d->cycle < d->reset_until ? PG021_DMACR_RESET : 0);
+	case PG021_MM2S_DMASR:
 		return ch->dmasr;
-	case NPUKIT_MM2S_SA:
+	case PG021_MM2S_SA:
 		return ch->addr;
-	case NPUKIT_MM2S_LENGTH:
+	case PG021_MM2S_LENGTH:
 		return ch->length;
 	}
 	return 0;
@@ -219,7 +226,8 @@ static struct axi_dma_xfer *head(struct axi_dma *d, struct axi_dma_chan *ch)
 	if (!ch->nq || d->cycle < x->start)
 		return NULL;
 	if (x->fail && x->done >= x->fail_at) {
-		chan_fail(ch, NPUKIT_DMASR_SLV_ERR);
+		d->injected++;
+		chan_fail(ch, PG021_DMASR_DMASLVERR);
 		return NULL;
 	}
 	return x;
@@ -262,7 +270,7 @@ static void mm2s_beat(struct axi_dma *d)
 	x->done += 4;
 	if (x->done >= x->len) {
 		pop(d, ch);
-		if (!ch->nq && !(ch->dmasr & NPUKIT_DMASR_IDLE)) {
+		if (!ch->nq && !(ch->dmasr & PG021_DMASR_IDLE)) {
 			ch->flushing = true;
 			ch->idle_at = d->cycle + d->k.idle_lag;
 		}
@@ -280,12 +288,14 @@ static void s2mm_beat(struct axi_dma *d, const struct hwemu_pins *p)
 	put_le32(x->buf + x->done, p->m_tdata);
 	x->done += 4;
 	if (p->m_tlast) {
+		if (d->mem_access)
+			d->mem_access(d->mem_ctx, x->addr, x->done, true, true);
 		ch->length = x->done;
 		pop(d, ch);
 		ch->flushing = true;
 		ch->idle_at = d->cycle + d->k.s2mm_flush;
 	} else if (x->done >= x->len) {
-		chan_fail(ch, NPUKIT_DMASR_INT_ERR);
+		chan_fail(ch, PG021_DMASR_DMAINTERR);
 	}
 }
 
@@ -307,8 +317,8 @@ void axi_dma_clock(struct axi_dma *d, const struct hwemu_pins *p)
 
 static bool chan_irq(const struct axi_dma_chan *ch)
 {
-	return ((ch->dmasr & NPUKIT_DMASR_IOC_IRQ) && (ch->dmacr & NPUKIT_DMACR_IOC_IRQ_EN)) ||
-	       ((ch->dmasr & NPUKIT_DMASR_ERR_IRQ) && (ch->dmacr & NPUKIT_DMACR_ERR_IRQ_EN));
+	return ((ch->dmasr & PG021_DMASR_IOC_IRQ) && (ch->dmacr & PG021_DMACR_IOC_IRQEN)) ||
+	       ((ch->dmasr & PG021_DMASR_ERR_IRQ) && (ch->dmacr & PG021_DMACR_ERR_IRQEN));
 }
 
 bool axi_dma_irq(const struct axi_dma *d)

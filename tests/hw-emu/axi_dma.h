@@ -73,6 +73,7 @@ struct axi_dma_window {
 /* One transfer in a channel's datamover */
 struct axi_dma_xfer {
 	uint8_t *buf;
+	uint32_t addr;
 	uint32_t len;
 	uint32_t done;		/* bytes through the stream */
 	uint32_t fail_at;	/* bytes after which an injected error strikes */
@@ -98,8 +99,16 @@ struct axi_dma {
 	uint64_t cycle;		/* the cycle being driven */
 	uint64_t reset_until;
 	uint32_t errors;	/* transfers still to fail */
+	uint64_t injected;	/* injected errors that struck */
 	uint64_t rng;
 	bool s_offer, m_take;	/* what axi_dma_drive() drove this cycle */
+	/*
+	 * The CPU's cache in front of the windows' memory (hwemu_sim.c), or
+	 * NULL: told as a transfer starts (@done false) and as an S2MM
+	 * transfer has written its @len bytes (@done true)
+	 */
+	void (*mem_access)(void *ctx, uint32_t addr, uint32_t len, bool write, bool done);
+	void *mem_ctx;
 };
 
 /* Power-on state (both channels Halted) with @knobs */

@@ -10,27 +10,29 @@
 
 #define BIT(n) (1UL << (n))
 #include "axi_dma.h"
+#include "pg021.h"
 
 /* From PG021 / hardware.rst 5: spelled out here, not taken from the model */
-#define MM2S_DMACR	0x00
-#define MM2S_DMASR	0x04
-#define MM2S_SA		0x18
-#define MM2S_LENGTH	0x28
-#define S2MM_DMACR	0x30
-#define S2MM_DMASR	0x34
-#define S2MM_DA		0x48
-#define S2MM_LENGTH	0x58
-#define CR_RS		0x1
-#define CR_RESET	0x4
-#define CR_IOC_EN	0x1000
-#define CR_ERR_EN	0x4000
-#define SR_HALTED	0x1
-#define SR_IDLE		0x2
-#define SR_INT_ERR	0x10
-#define SR_SLV_ERR	0x20
-#define SR_DEC_ERR	0x40
-#define SR_IOC		0x1000
-#define SR_ERR		0x4000
+/* The registers as PG021 gives them, not as the driver's header does */
+#define MM2S_DMACR	PG021_MM2S_DMACR
+#define MM2S_DMASR	PG021_MM2S_DMASR
+#define MM2S_SA		PG021_MM2S_SA
+#define MM2S_LENGTH	PG021_MM2S_LENGTH
+#define S2MM_DMACR	PG021_S2MM_DMACR
+#define S2MM_DMASR	PG021_S2MM_DMASR
+#define S2MM_DA		PG021_S2MM_DA
+#define S2MM_LENGTH	PG021_S2MM_LENGTH
+#define CR_RS		PG021_DMACR_RS
+#define CR_RESET	PG021_DMACR_RESET
+#define CR_IOC_EN	PG021_DMACR_IOC_IRQEN
+#define CR_ERR_EN	PG021_DMACR_ERR_IRQEN
+#define SR_HALTED	PG021_DMASR_HALTED
+#define SR_IDLE		PG021_DMASR_IDLE
+#define SR_INT_ERR	PG021_DMASR_DMAINTERR
+#define SR_SLV_ERR	PG021_DMASR_DMASLVERR
+#define SR_DEC_ERR	PG021_DMASR_DMADECERR
+#define SR_IOC		PG021_DMASR_IOC_IRQ
+#define SR_ERR		PG021_DMASR_ERR_IRQ
 
 #define TX_BUS	0x10000000u
 #define RX_BUS	0x20000000u
@@ -41,6 +43,13 @@ static uint8_t tx[4096], rx[4096];
 static void ok(int cond, const char *what)
 {
 	printf("%sok %u %s\n", cond ? "" : "not ", ++tests, what);
+	failed += !cond;
+}
+
+static void ok_reg(int cond, const char *what, unsigned long driver, unsigned long pg021)
+{
+	printf("%sok %u the driver's %s is PG021's (%#lx, PG021 %#lx)\n", cond ? "" : "not ",
+	       ++tests, what, driver, pg021);
 	failed += !cond;
 }
 
@@ -156,14 +165,15 @@ static void test_registers(void)
 
 	setup(&b, &k);
 	ok(rd(&b, MM2S_DMASR) == SR_HALTED && rd(&b, S2MM_DMASR) == SR_HALTED &&
-	   rd(&b, MM2S_DMACR) == 0, "power-on: both channels Halted, DMACR 0");
+	   rd(&b, MM2S_DMACR) == PG021_DMACR_ONE,
+	   "power-on: both channels Halted, DMACR 0 but its reserved bit 1 (reads 1)");
 	wr(&b, MM2S_SA, TX_BUS);
 	wr(&b, MM2S_LENGTH, 128);
 	step(&b, 200);
 	ok(b.ngot == 0 && b.d.mm2s.dropped == 1 && rd(&b, MM2S_DMASR) == SR_HALTED,
 	   "LENGTH on a halted channel is ignored");
 	wr(&b, MM2S_DMACR, CR_RS | CR_IOC_EN);
-	ok(rd(&b, MM2S_DMASR) == 0 && rd(&b, MM2S_DMACR) == (CR_RS | CR_IOC_EN),
+	ok(rd(&b, MM2S_DMASR) == 0 && rd(&b, MM2S_DMACR) == (CR_RS | CR_IOC_EN | PG021_DMACR_ONE),
 	   "RS: neither Halted nor Idle before the first transfer");
 	wr(&b, S2MM_DMACR, CR_RESET);
 	ok(rd(&b, S2MM_DMACR) & CR_RESET, "DMACR.Reset reads back set while the reset runs");
@@ -336,6 +346,7 @@ static void test_errors(void)
 int main(void)
 {
 	printf("TAP version 13\n");
+	pg021_check_driver(ok_reg);
 	test_registers();
 	test_mm2s();
 	test_idle_early();

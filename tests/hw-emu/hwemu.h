@@ -32,6 +32,7 @@ struct hwemu_stats {
 	uint64_t run_cycles;	/* BUSY rising to GEMM_DONE, summed over runs */
 	uint64_t dma_bytes;
 	uint64_t dropped;	/* DMA LENGTH writes the DMA ignored */
+	uint64_t injected;	/* injected DMA errors that struck (dma_error) */
 	uint64_t reads, writes;
 	uint64_t violations;	/* of what the driver relies on (hwemu_monitor.h) */
 };

@@ -103,3 +103,8 @@ void hwemu_monitor_reset(struct hwemu_monitor *m)
 	m->load_cfg_pending = false;
 	m->beats = 0;
 }
+
+void hwemu_monitor_dma(struct hwemu_monitor *m, uint64_t cycle, const char *why)
+{
+	violation(m, cycle, "%s", why);
+}

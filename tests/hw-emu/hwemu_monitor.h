@@ -23,6 +23,13 @@
  *     (or a LOAD_CFG): the next tile never starts before the START that
  *     multiplies the previous one has been taken (hardware.rst 8.1, the
  *     ordering argument of npukit_hw.c).
+ *  7. The DMA reaches only memory the CPU handed to it (shim_dma.h): an
+ *     MM2S transfer reads lines cleaned TO_DEVICE or BIDIRECTIONAL, an
+ *     S2MM transfer writes lines handed over FROM_DEVICE or BIDIRECTIONAL
+ *     and not taken back by dma_sync_single_for_cpu() since; and it takes
+ *     every transfer the driver starts: a LENGTH write the DMA ignores
+ *     (the channel halted, stopped or still busy) is a violation unless
+ *     the channel is halted by an error the driver has yet to read.
  */
 #ifndef HWEMU_MONITOR_H
 #define HWEMU_MONITOR_H
@@ -50,6 +57,8 @@ void hwemu_monitor_write(struct hwemu_monitor *m, uint64_t cycle, uint32_t off,
 void hwemu_monitor_read(struct hwemu_monitor *m, uint64_t cycle, uint32_t off);
 /* Every clocked cycle, @p as settled before the edge */
 void hwemu_monitor_cycle(struct hwemu_monitor *m, uint64_t cycle, const struct hwemu_pins *p);
+/* The DMA at @cycle: a transfer on memory not handed to it, or one dropped: @why */
+void hwemu_monitor_dma(struct hwemu_monitor *m, uint64_t cycle, const char *why);
 /* A PL reset: nothing pending */
 void hwemu_monitor_reset(struct hwemu_monitor *m);
 

@@ -14,7 +14,8 @@
  * node's unlocked_ioctl, close(2) its release; every other file is the C
  * library's. At exit the driver is unloaded and, with NPUKIT_HWEMU_STATS
  * naming a file, what the co-simulation measured is appended to it as one
- * line: "cycles clocked runs run_cycles busy_cycles dma_bytes violations backend".
+ * line: "cycles clocked runs run_cycles busy_cycles dma_bytes violations
+ * dropped backend" (dropped: DMA LENGTH writes the DMA ignored).
  * Linked with driver/npukit_sim.c instead of the co-simulation, it runs
  * the same programs on the C simulator (mk/43-hw-emu.mk, csim/).
  */
@@ -221,12 +222,13 @@ __attribute__((destructor)) static void hw_unload(void)
 		hwemu_stats(&st);
 		out = fopen(path, "a");
 		if (out) {
-			fprintf(out, "%llu %llu %llu %llu %llu %llu %llu %s\n",
+			fprintf(out, "%llu %llu %llu %llu %llu %llu %llu %llu %s\n",
 				(unsigned long long)st.cycles, (unsigned long long)st.clocked,
 				(unsigned long long)st.runs, (unsigned long long)st.run_cycles,
 				(unsigned long long)st.busy_cycles,
 				(unsigned long long)st.dma_bytes,
-				(unsigned long long)st.violations, hwemu_backend());
+				(unsigned long long)st.violations,
+				(unsigned long long)st.dropped, hwemu_backend());
 			fclose(out);
 		}
 	}

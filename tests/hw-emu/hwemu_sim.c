@@ -22,6 +22,11 @@
  * idle and quiet for a few cycles) are skipped, not clocked: the RTL has
  * no free-running state outside a run, so a sleeping driver costs nothing.
  *
+ * The DMA model reaches the DMA buffers' memory behind the CPU's cache
+ * (shim_dma.h): it sees what the driver cleaned, the CPU sees what it
+ * wrote only after the driver invalidated, and the monitor checks that
+ * each transfer's memory was handed to the device the right way.
+ *
  * Polled only: the DMA model computes its interrupt output, but the
  * userspace build has no interrupts to deliver it (tests/driver-user); the
  * board does not wire it either (hardware.rst 1).
@@ -34,7 +39,9 @@
 
 #include "npukit_regs.h"
 #include "npukit_sim.h"
+#include "shim_dma.h"
 #include "axi_dma.h"
+#include "pg021.h"
 #include "hwemu.h"
 #include "hwemu_monitor.h"
 
@@ -184,6 +191,7 @@ void hwemu_stats(struct hwemu_stats *out)
 		out->run_cycles += s->st.run_cycles;
 		out->dma_bytes += s->dma.mm2s.bytes + s->dma.s2mm.bytes;
 		out->dropped += s->dma.mm2s.dropped + s->dma.s2mm.dropped;
+		out->injected += s->dma.injected;
 		out->reads += s->st.reads;
 		out->writes += s->st.writes;
 		out->violations += s->mon.violations;
@@ -210,8 +218,17 @@ static void hw_land(struct npukit_sim *s, u64 c)
 		s->wq_len--;
 		memmove(&s->wq[i], &s->wq[i + 1], (s->wq_len - i) * sizeof(w));
 		if (w.space == NPUKIT_SPACE_DMA) {
+			u64 dropped = s->dma.mm2s.dropped + s->dma.s2mm.dropped;
+			u32 sr_off = w.off < PG021_S2MM_BASE ? PG021_MM2S_DMASR :
+				     PG021_S2MM_DMASR;
+
 			s->dma.cycle = c;
 			axi_dma_write(&s->dma, w.off, w.val);
+			/* only an error the driver has yet to see excuses one */
+			if (s->dma.mm2s.dropped + s->dma.s2mm.dropped != dropped &&
+			    !(axi_dma_read(&s->dma, sr_off) & PG021_DMASR_DMA_ERRORS))
+				hwemu_monitor_dma(&s->mon, c,
+							 "a DMA LENGTH write was ignored (channel halted, stopped or busy)");
 		} else {
 			s->aw[s->aw_len++] = w;
 		}
@@ -418,11 +435,35 @@ void npukit_sim_sleep_end(struct npukit_sim *sim)
 	sim->now += ktime_get_ns() - sim->real_mark;
 }
 
+/*
+ * The DMA model reaches a DMA buffer's memory, not the CPU's view of it:
+ * HP0 is not coherent, and the shim models the cache between (shim_dma.h).
+ * Memory that is not a whole DMA buffer (a test program's own arrays,
+ * monitor_test.c) is reached as it is.
+ */
 int npukit_sim_add_window(struct npukit_sim *sim, dma_addr_t addr, void *cpu, size_t size)
 {
+	void *mem;
+
 	if (addr > U32_MAX || size > U32_MAX - addr)
 		return -EINVAL;
-	return axi_dma_add_window(&sim->dma, addr, cpu, size) ? -ENOSPC : 0;
+	mem = shim_dma_memory(addr, cpu, size);
+	return axi_dma_add_window(&sim->dma, addr, mem ? mem : cpu, size) ? -ENOSPC : 0;
+}
+
+/* The DMA model's accesses to memory, against the cache model's rules */
+static void hw_dma_memory(void *ctx, uint32_t addr, uint32_t len, bool write, bool done)
+{
+	struct npukit_sim *s = ctx;
+	const char *why;
+
+	if (done) {
+		shim_dma_device_wrote(addr, len);
+		return;
+	}
+	why = shim_dma_device_access(addr, len, write);
+	if (why)
+		hwemu_monitor_dma(&s->mon, s->cyc, why);
 }
 
 void npukit_sim_counters(struct npukit_sim *sim, struct npukit_sim_counters *out)
@@ -516,6 +557,8 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)
 		hw_read_env();
 	sim->bad_id = bad_id;
 	axi_dma_init(&sim->dma, &hw_knobs.dma);
+	sim->dma.mem_access = hw_dma_memory;
+	sim->dma.mem_ctx = sim;
 	hw_apply(sim);
 	sim->reset_left = HW_RESET_CYCLES;
 	for (i = 0; i < HW_INSTANCES; i++) {

@@ -24,11 +24,26 @@ int npu_have_device(void)
 	return access(npu_device_path(), F_OK) == 0;
 }
 
-int npu_device_required(void)
+static int npu_env_set(const char *name)
 {
-	const char *v = getenv("NPUKIT_REQUIRE_DEVICE");
+	const char *v = getenv(name);
 
 	return v && *v && strcmp(v, "0");
+}
+
+int npu_device_required(void)
+{
+	return npu_env_set("NPUKIT_REQUIRE_DEVICE");
+}
+
+int npu_no_debugfs(void)
+{
+	return npu_env_set("NPUKIT_NO_DEBUGFS");
+}
+
+int npu_device_per_process(void)
+{
+	return npu_env_set("NPUKIT_DEVICE_PER_PROCESS");
 }
 
 void npu_debugfs_path(char *buf, size_t len, const char *file)

@@ -11,6 +11,15 @@
  *   NPUKIT_REQUIRE_DEVICE  set (and not "0"): a test that would SKIP for
  *                   want of the node FAILs instead (the board's acceptance
  *                   run; tests/lib/npukit_need.h)
+ *   NPUKIT_NO_DEBUGFS  set (and not "0") by a harness whose driver has no
+ *                   debugfs at all (hw-emu's userspace build): a test that
+ *                   needs the knobs or the stats file SKIPs, saying so;
+ *                   anywhere else their absence is a failure
+ *   NPUKIT_DEVICE_PER_PROCESS  set (and not "0") by a harness in which
+ *                   each process has its own copy of the driver and device
+ *                   (hw-emu's preload library): a test of several processes
+ *                   sharing one device SKIPs, saying so, as it would prove
+ *                   nothing there
  *
  * Plain C, no test harness and no JSON: the UAPI suites (built alone with
  * -Iuapi) link it as well as the engine suites.
@@ -31,6 +40,17 @@ int npu_have_device(void);
  * missing node is then a failure, not a reason to SKIP.
  */
 int npu_device_required(void);
+
+/* What a test SKIPs with under those two (harnesses match these words) */
+#define NPU_NO_DEBUGFS_WHY "no debugfs in this driver build (NPUKIT_NO_DEBUGFS)"
+#define NPU_PER_PROCESS_WHY "each process has its own copy of the driver and " \
+	"device (NPUKIT_DEVICE_PER_PROCESS): not counted"
+
+/* 1 when $NPUKIT_NO_DEBUGFS says the driver under test has no debugfs. */
+int npu_no_debugfs(void);
+
+/* 1 when $NPUKIT_DEVICE_PER_PROCESS says processes do not share the device. */
+int npu_device_per_process(void);
 
 /* The path of @file in the instance's debugfs directory, into @buf. */
 void npu_debugfs_path(char *buf, size_t len, const char *file);

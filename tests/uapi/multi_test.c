@@ -72,6 +72,9 @@ NPU_TEST_TIMEOUT(forked_submitters, 120)
 {
 	pid_t pids[NPROC];
 
+	if (npu_device_per_process())
+		SKIP(return, NPU_PER_PROCESS_WHY);
+
 	for (int i = 0; i < NPROC; i++) {
 		pids[i] = fork();
 		ASSERT_LE(0, pids[i]);
@@ -138,9 +141,11 @@ NPU_TEST_TIMEOUT(all_instances, 120)
 /* An fd closed by exit in the middle of other users' work harms nobody. */
 NPU_TEST_TIMEOUT(submitter_killed, 60)
 {
-	pid_t victim = fork();
-	pid_t other;
+	pid_t victim, other;
 
+	if (npu_device_per_process())
+		SKIP(return, NPU_PER_PROCESS_WHY);
+	victim = fork();
 	ASSERT_LE(0, victim);
 	if (victim == 0) {
 		for (;;)

@@ -40,6 +40,8 @@
 #define NEED_SIM() do {							\
 	if (self->info.backend != NPUKIT_BACKEND_SIMULATED)		\
 		SKIP(return, "fault knobs exist only on the simulated NpuKit");	\
+	if (npu_no_debugfs())						\
+		SKIP(return, NPU_NO_DEBUGFS_WHY);			\
 	char __p[256];							\
 	npu_debugfs_path(__p, sizeof(__p), "dma_error");		\
 	ASSERT_EQ(0, npu_knob_write("dma_error", 0)) TH_LOG("knob %s", __p);	\

@@ -297,6 +297,8 @@ NPU_TEST(counters_per_kick)
 	ASSERT_NE(NULL, k);
 	if (self->info.backend != NPUKIT_BACKEND_SIMULATED)
 		SKIP(goto out, "counters are exact only on the simulated NpuKit");
+	if (npu_no_debugfs())
+		SKIP(goto out, NPU_NO_DEBUGFS_WHY);
 	dropped = npu_stat("sim_dropped_writes");
 	ASSERT_LE(0, dropped) TH_LOG("no sim_dropped_writes in debugfs stats");
 	for (uint32_t i = 0; i < n; i++)

@@ -2,14 +2,13 @@
 /*
  * npukit_shim.c - the kernel services the driver calls out of line, for
  * its userspace build (npukit_shim.h): memory, user copies (the process's
- * own memory, so plain copies that never fault), locks (single-threaded:
+ * own memory; shim_uaccess.c: a fault is a short copy), locks (single-threaded:
  * a lock taken twice is a deadlock, and aborts), clocks (CLOCK_MONOTONIC,
  * as ktime_get_ns() is; the simulator keeps the board's time itself),
- * device-managed actions, DMA buffers (heap memory at made-up 32-bit bus
- * addresses, which the simulator's DMA reaches through the windows the
- * driver registers), module parameters, misc devices and the platform
- * bus. Cache maintenance does nothing: the driver charges its cost to the
- * simulator's CPU account itself. No interrupt and no timer reaches this
+ * device-managed actions, module parameters, misc devices and the
+ * platform bus; DMA buffers and cache maintenance are shim_dma.c's (the
+ * driver charges the maintenance's cost to the simulator's CPU account
+ * itself). No interrupt and no timer reaches this
  * process: arming one aborts, so an instance must run polled.
  */
 #include <stdlib.h>
@@ -45,32 +44,10 @@ void kvfree(const void *p)
 	free((void *)p);
 }
 
-unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
-{
-	memcpy(to, from, n);
-	return 0;
-}
-
-unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
-{
-	memcpy(to, from, n);
-	return 0;
-}
-
 void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
 {
 	(void)gfp;
 	return n && size > SIZE_MAX / n ? NULL : malloc(n * size);
-}
-
-/* Every page of the process is resident: pinning only hands out addresses. */
-int pin_user_pages_fast(unsigned long start, int nr_pages,
-			unsigned int gup_flags, struct page **pages)
-{
-	(void)gup_flags;
-	for (int i = 0; i < nr_pages; i++)
-		pages[i] = (struct page *)(start + (unsigned long)i * PAGE_SIZE);
-	return nr_pages;
 }
 
 void unpin_user_pages(struct page **pages, unsigned long npages)
@@ -85,59 +62,6 @@ void unpin_user_pages_dirty_lock(struct page **pages, unsigned long npages,
 	(void)pages;
 	(void)npages;
 	(void)make_dirty;
-}
-
-long copy_from_user_nofault(void *to, const void __user *from, size_t n)
-{
-	memcpy(to, from, n);
-	return 0;
-}
-
-long copy_to_user_nofault(void __user *to, const void *from, size_t n)
-{
-	memcpy(to, from, n);
-	return 0;
-}
-
-int check_zeroed_user(const void __user *from, size_t size)
-{
-	const u8 *p = from;
-	size_t i;
-
-	for (i = 0; i < size; i++)
-		if (p[i])
-			return 0;
-	return 1;
-}
-
-/* As include/linux/uaccess.h's */
-int copy_struct_from_user(void *dst, size_t ksize, const void __user *src,
-			  size_t usize)
-{
-	size_t size = min(ksize, usize);
-
-	if (usize > ksize && !check_zeroed_user((const u8 *)src + ksize,
-						usize - ksize))
-		return -E2BIG;
-	memcpy(dst, src, size);
-	if (usize < ksize)
-		memset((u8 *)dst + size, 0, ksize - size);
-	return 0;
-}
-
-int kstrtobool_from_user(const char __user *s, size_t count, bool *res)
-{
-	if (!count)
-		return -EINVAL;
-	switch (s[0]) {
-	case '1': case 'y': case 'Y':
-		*res = true;
-		return 0;
-	case '0': case 'n': case 'N':
-		*res = false;
-		return 0;
-	}
-	return -EINVAL;
 }
 
 void mutex_init(struct mutex *m)
@@ -364,42 +288,6 @@ int dma_set_mask_and_coherent(struct device *dev, u64 mask)
 {
 	(void)dev;
 	return mask >= DMA_BIT_MASK(32) ? 0 : -EIO;
-}
-
-/* Bus addresses: 32-bit, page-aligned, never reused */
-static u32 shim_next_bus = 0x10000000;
-
-void *dma_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *handle,
-			    enum dma_data_direction dir, gfp_t gfp)
-{
-	size_t pages = DIV_ROUND_UP(size, 4096);
-	void *cpu = aligned_alloc(4096, pages * 4096);
-
-	(void)dev, (void)dir, (void)gfp;
-	if (!cpu)
-		return NULL;
-	*handle = shim_next_bus;
-	shim_next_bus += pages * 4096;
-	return cpu;
-}
-
-void dma_free_noncoherent(struct device *dev, size_t size, void *cpu,
-			  dma_addr_t handle, enum dma_data_direction dir)
-{
-	(void)dev, (void)size, (void)handle, (void)dir;
-	free(cpu);
-}
-
-void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
-				size_t size, enum dma_data_direction dir)
-{
-	(void)dev, (void)addr, (void)size, (void)dir;
-}
-
-void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
-			     enum dma_data_direction dir)
-{
-	(void)dev, (void)addr, (void)size, (void)dir;
 }
 
 int simple_open(struct inode *inode, struct file *file)

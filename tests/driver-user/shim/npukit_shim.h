@@ -164,8 +164,13 @@ static inline void *kmap_local_page(struct page *page)
 /* linux/uaccess.h: the process's memory is the "user" memory */
 #define access_ok(p, n) ((void)(p), (void)(n), true)
 #define u64_to_user_ptr(x) ((void __user *)(uintptr_t)(x))
-/* inline in the kernel too: one checked load */
-#define get_user(x, p) ({ (x) = *(p); 0; })
+/* inline in the kernel: one checked load; here a checked copy (shim_uaccess.c) */
+#define get_user(x, p) ({						\
+	u64 __gu = 0;							\
+	int __ge = copy_from_user(&__gu, (p), sizeof(*(p))) ? -EFAULT : 0; \
+	(x) = *(__typeof__(*(p)) *)&__gu;				\
+	__ge;								\
+})
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n);
 unsigned long copy_to_user(void __user *to, const void *from, unsigned long n);
 long copy_from_user_nofault(void *to, const void __user *from, size_t n);
