@@ -220,6 +220,9 @@ NPU_TEST_TIMEOUT(uevent_announces_failed_and_ok, 60)
 
 	NEED_SIM();
 	ue = uevent_open();
+	/* a kernel without networking (the emulated Zynq's) has no uevent socket */
+	if (ue == -ENOSYS || ue == -EAFNOSUPPORT || ue == -EPROTONOSUPPORT)
+		SKIP(return, "no NETLINK_KOBJECT_UEVENT socket here: %s", strerror(-ue));
 	ASSERT_LE(0, ue) TH_LOG("NETLINK_KOBJECT_UEVENT: %s", strerror(-ue));
 	ASSERT_EQ(0, npu_knob_write("auto_recover", 0));
 	make_failed(_metadata, self->fd);

@@ -138,7 +138,7 @@ NPU_TEST(counters_follow_a_submit)
  * vCPU shared with the batch makes a lock-free read take up to a tenth). No fault knob: nothing sleeps, so the batch is long by its
  * size alone, and a deadline bounds it.
  */
-#define HOLD_NS		(30LL * 1000 * 1000 * 1000)
+#define HOLD_NS		(10LL * 1000 * 1000 * 1000)
 #define HOLD_MIN_NS	(200LL * 1000 * 1000)
 
 struct holder {
