@@ -7,7 +7,13 @@
  * /sys/kernel/debug/npukit/npukitN/reset      write 1: reset the device (PL
  *                                             reset when there is a line),
  *                                             then prove it with the
- *                                             known-answer kick
+ *                                             known-answer kick; the same
+ *                                             as sysfs "reset"
+ * /sys/kernel/debug/npukit/npukitN/auto_recover  Y (default): the driver
+ *                                             retries recovery of a failed
+ *                                             device on its own; N: only a
+ *                                             reset does (tests that need
+ *                                             the failed state to stay)
  * /sys/kernel/debug/npukit/npukitN/dma_error  simulated instances only:
  * /sys/kernel/debug/npukit/npukitN/hang       the fault knobs dma_error,
  * /sys/kernel/debug/npukit/npukitN/slow       hang, slow, reset_line and
@@ -33,47 +39,55 @@
 
 static struct dentry *npukit_debugfs_root;
 
+/* One line per counter of struct npukit_stats */
+static void npukit_stat_line(struct seq_file *m, const char *name, atomic64_t *v)
+{
+	seq_printf(m, "%s %llu\n", name, (u64)atomic64_read(v));
+}
+
+/*
+ * Without the device lock, which a batch holds for a whole sum: the
+ * counters are atomic, the flags and the wait estimates one word each, the
+ * register counts published at each release (npukit_io_publish()), and
+ * the model has a lock of its own.
+ */
 static int npukit_stats_show(struct seq_file *m, void *unused)
 {
 	struct npukit_device *nd = m->private;
-	const struct npukit_stats *s = &nd->stats;
+	struct npukit_stats *s = &nd->stats;
 	struct npukit_sim_counters sc;
 	struct npukit_sim_cpu cpu;
 
-	/* the device lock for most counters, stats_lock for a batch's own */
-	if (npukit_lock_killable(nd))
-		return -EINTR;
-	spin_lock(&nd->stats_lock);
 	seq_printf(m, "backend %s\n", nd->sim ? "simulated" : "hardware");
-	seq_printf(m, "batches %llu\n", s->batches);
-	seq_printf(m, "kicks %llu\n", s->kicks);
-	seq_printf(m, "readbacks %llu\n", s->readbacks);
-	seq_printf(m, "dma_bytes %llu\n", s->dma_bytes);
-	seq_printf(m, "errors %llu\n", s->errors);
-	seq_printf(m, "timeouts %llu\n", s->timeouts);
-	seq_printf(m, "dma_errors %llu\n", s->dma_errors);
-	seq_printf(m, "hangs %llu\n", s->hangs);
-	seq_printf(m, "interrupted %llu\n", s->interrupted);
-	seq_printf(m, "failed %u\n", nd->failed);
-	seq_printf(m, "recoveries %llu\n", s->recoveries);
-	seq_printf(m, "self_test_failures %llu\n", s->self_test_failures);
-	seq_printf(m, "pl_resets %llu\n", s->pl_resets);
-	seq_printf(m, "failed_submits %llu\n", s->failed_submits);
-	seq_printf(m, "mmio_reads %llu\n", nd->io.reads);
-	seq_printf(m, "mmio_writes %llu\n", nd->io.wseq);
-	seq_printf(m, "device_ns %llu\n", s->device_ns);
-	seq_printf(m, "wait_load_ns %u\n", nd->hw.est_load.ns);
-	seq_printf(m, "wait_gemm_ns %u\n", nd->hw.est_gemm.ns);
-	seq_printf(m, "wait_tx_ns %u\n", nd->hw.est_tx.ns);
+	npukit_stat_line(m, "batches", &s->batches);
+	npukit_stat_line(m, "kicks", &s->kicks);
+	npukit_stat_line(m, "readbacks", &s->readbacks);
+	npukit_stat_line(m, "dma_bytes", &s->dma_bytes);
+	npukit_stat_line(m, "errors", &s->errors);
+	npukit_stat_line(m, "timeouts", &s->timeouts);
+	npukit_stat_line(m, "dma_errors", &s->dma_errors);
+	npukit_stat_line(m, "hangs", &s->hangs);
+	npukit_stat_line(m, "interrupted", &s->interrupted);
+	seq_printf(m, "failed %u\n", READ_ONCE(nd->failed));
+	npukit_stat_line(m, "recoveries", &s->recoveries);
+	npukit_stat_line(m, "recovery_retries", &s->recovery_retries);
+	npukit_stat_line(m, "self_test_failures", &s->self_test_failures);
+	npukit_stat_line(m, "pl_resets", &s->pl_resets);
+	npukit_stat_line(m, "failed_submits", &s->failed_submits);
+	npukit_stat_line(m, "mmio_reads", &s->mmio_reads);
+	npukit_stat_line(m, "mmio_writes", &s->mmio_writes);
+	npukit_stat_line(m, "device_ns", &s->device_ns);
+	seq_printf(m, "wait_load_ns %u\n", READ_ONCE(nd->hw.est_load.ns));
+	seq_printf(m, "wait_gemm_ns %u\n", READ_ONCE(nd->hw.est_gemm.ns));
+	seq_printf(m, "wait_tx_ns %u\n", READ_ONCE(nd->hw.est_tx.ns));
 	/* irq_chans: 0 polled, 1 mm2s, 2 s2mm, 3 both (NPUKIT_CHAN_*) */
 	seq_printf(m, "irq_chans %u\n", nd->irq_chans);
-	seq_printf(m, "irqs %lld\n", (long long)atomic64_read(&nd->irq_count));
-	seq_printf(m, "irq_errors %lld\n",
-		   (long long)atomic64_read(&nd->irq_errors));
-	seq_printf(m, "irq_waits %llu\n", s->irq_waits);
-	seq_printf(m, "irq_wakeups %llu\n", s->irq_wakeups);
-	seq_printf(m, "poll_sleeps %llu\n", s->poll_sleeps);
-	if (nd->sim && !nd->gone) {
+	npukit_stat_line(m, "irqs", &nd->irq_count);
+	npukit_stat_line(m, "irq_errors", &nd->irq_errors);
+	npukit_stat_line(m, "irq_waits", &s->irq_waits);
+	npukit_stat_line(m, "irq_wakeups", &s->irq_wakeups);
+	npukit_stat_line(m, "poll_sleeps", &s->poll_sleeps);
+	if (nd->sim && !READ_ONCE(nd->gone)) {
 		npukit_sim_counters(nd->sim, &sc);
 		seq_printf(m, "sim_now_ns %llu\n", npukit_sim_now(nd->sim));
 		seq_printf(m, "sim_gemm_runs %llu\n", sc.gemm_runs);
@@ -93,8 +107,6 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 			   cpu.count[NPUKIT_CPU_READBACK]);
 		seq_printf(m, "sim_cpu_pages %llu\n", cpu.count[NPUKIT_CPU_PAGE]);
 	}
-	spin_unlock(&nd->stats_lock);
-	npukit_unlock_device(nd);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npukit_stats);
@@ -103,17 +115,15 @@ static int npukit_state_show(struct seq_file *m, void *unused)
 {
 	struct npukit_device *nd = m->private;
 
-	if (npukit_lock_killable(nd))
-		return -EINTR;
-	seq_printf(m, "%s\n", nd->gone ? "gone" : nd->failed ? "failed" : "ok");
-	npukit_unlock_device(nd);
+	seq_printf(m, "%s\n", READ_ONCE(nd->gone) ? "gone" :
+		   READ_ONCE(nd->failed) ? "failed" : "ok");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npukit_state);
 
 /*
- * Writing 1 resets the device and proves it clean: the way out of the
- * failed state. Fails with -EIO when the device stays failed.
+ * Writing 1 resets the device and proves it clean, as sysfs "reset" does
+ * (npukit_reset()). Fails with -EIO when the device stays failed.
  */
 static ssize_t npukit_reset_write(struct file *file, const char __user *buf,
 				  size_t count, loff_t *ppos)
@@ -127,10 +137,7 @@ static ssize_t npukit_reset_write(struct file *file, const char __user *buf,
 		return ret;
 	if (!val)
 		return count;
-	if (npukit_lock_killable(nd))
-		return -EINTR;
-	ret = nd->gone ? -ENODEV : npukit_recover(nd);
-	npukit_unlock_device(nd);
+	ret = npukit_reset(nd);
 	return ret ? ret : count;
 }
 
@@ -151,6 +158,8 @@ void npukit_debugfs_add(struct npukit_device *nd)
 	debugfs_create_file("stats", 0444, nd->debugfs, nd, &npukit_stats_fops);
 	debugfs_create_file("state", 0444, nd->debugfs, nd, &npukit_state_fops);
 	debugfs_create_file("reset", 0200, nd->debugfs, nd, &npukit_reset_fops);
+	debugfs_create_bool("auto_recover", 0600, nd->debugfs,
+			    &nd->auto_recover);
 	if (nd->sim) {
 		npukit_sim_debugfs(nd->sim, nd->debugfs);
 		npukit_legacy_debugfs(nd);

@@ -26,6 +26,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include <uapi/npukit.h>
 
@@ -173,7 +174,7 @@ struct npukit_hw_state {
 };
 
 /**
- * struct npukit_stats - per-device counters (debugfs "stats")
+ * struct npukit_stats - per-device counters (sysfs stats/, debugfs "stats")
  * @batches: SUBMITs whose arguments were valid
  * @kicks: kicks completed
  * @readbacks: C tiles read back
@@ -188,28 +189,41 @@ struct npukit_hw_state {
  * @self_test_failures: known-answer kicks that came back wrong or failed
  * @pl_resets: PL resets issued through the reset line
  * @failed_submits: SUBMITs refused because the device is failed
+ * @recovery_retries: recoveries the driver retried on its own while the
+ *	device was failed (npukit_recover.c)
  * @irq_waits: waits that slept on a DMA interrupt
  * @irq_wakeups: of those, woken by the interrupt before their time limit
  * @poll_sleeps: sleeps between polls of a wait that no interrupt signals
+ * @mmio_reads: register reads since probe, as of the last time the device
+ *	lock was let go (npukit_io_publish())
+ * @mmio_writes: register writes, likewise
+ *
+ * Each counter is updated and read on its own, without a lock: a reader
+ * never waits for a batch, which holds the device lock for a whole sum,
+ * and a batch never waits for a reader. atomic64_t rather than u64 so that
+ * a 32-bit CPU never shows half an update.
  */
 struct npukit_stats {
-	u64 batches;
-	u64 kicks;
-	u64 readbacks;
-	u64 dma_bytes;
-	u64 errors;
-	u64 timeouts;
-	u64 dma_errors;
-	u64 hangs;
-	u64 interrupted;
-	u64 device_ns;
-	u64 recoveries;
-	u64 self_test_failures;
-	u64 pl_resets;
-	u64 failed_submits;
-	u64 irq_waits;
-	u64 irq_wakeups;
-	u64 poll_sleeps;
+	atomic64_t batches;
+	atomic64_t kicks;
+	atomic64_t readbacks;
+	atomic64_t dma_bytes;
+	atomic64_t errors;
+	atomic64_t timeouts;
+	atomic64_t dma_errors;
+	atomic64_t hangs;
+	atomic64_t interrupted;
+	atomic64_t device_ns;
+	atomic64_t recoveries;
+	atomic64_t self_test_failures;
+	atomic64_t pl_resets;
+	atomic64_t failed_submits;
+	atomic64_t recovery_retries;
+	atomic64_t irq_waits;
+	atomic64_t irq_wakeups;
+	atomic64_t poll_sleeps;
+	atomic64_t mmio_reads;
+	atomic64_t mmio_writes;
 };
 
 /**
@@ -278,14 +292,18 @@ struct npukit_pinned {
  * @gone: the device was unbound; open files get -ENODEV, a running batch
  *	stops at its next chunk
  * @failed: recovery could not prove the device clean: every SUBMIT fails
- *	until a reset does (npukit_recover.c)
+ *	until a recovery does (npukit_recover.c). Written under @lock, read
+ *	without it by sysfs and debugfs.
+ * @announce: uevents go to the node: set once it is registered, cleared
+ *	before it is removed (npukit_recover.c)
+ * @auto_recover: the driver retries recovery of a failed device on its own
+ *	(debugfs knob; on by default)
+ * @retries: automatic retries since the device last became failed
+ * @retry_work: the next automatic retry
  * @pl_reset: the PL reset line (the "resets" property), or NULL
  * @held_bytes: what running and queued batches hold of
  *	%NPUKIT_HELD_BYTES_MAX (npukit_job.c)
  * @held_wq: batches waiting for their share of it
- * @stats_lock: guards the counters a batch adds to when it ends
- *	(npukit_account()), so that a batch never waits for the device lock
- *	only to count itself
  * @io: register access accounting
  * @ip_id: ID register
  * @ip_version: VERSION register
@@ -319,10 +337,13 @@ struct npukit_device {
 	struct npukit_lock lock;	/* the hardware queue; guards all below */
 	bool gone;
 	bool failed;
+	bool announce;
+	bool auto_recover;
+	unsigned int retries;
+	struct delayed_work retry_work;
 	struct reset_control *pl_reset;
 	atomic64_t held_bytes;
 	wait_queue_head_t held_wq;
-	spinlock_t stats_lock;	/* see npukit_account() */
 	struct npukit_io io;
 	u32 ip_id;
 	u32 ip_version;
@@ -455,6 +476,17 @@ static inline bool npukit_io_landed(const struct npukit_device *nd, u64 seq)
 	return seq <= nd->io.trusted;
 }
 
+/*
+ * Let lock-free readers (debugfs "stats") see the register access counts,
+ * which the protocol keeps as plain u64 under the device lock; called by
+ * every holder that accessed registers before it lets go.
+ */
+static inline void npukit_io_publish(struct npukit_device *nd)
+{
+	atomic64_set(&nd->stats.mmio_reads, nd->io.reads);
+	atomic64_set(&nd->stats.mmio_writes, nd->io.wseq);
+}
+
 /* Device time: the model's virtual clock, or CLOCK_MONOTONIC on hardware */
 static inline u64 npukit_now_ns(struct npukit_device *nd)
 {
@@ -502,6 +534,12 @@ static inline int npukit_lock_killable(struct npukit_device *nd)
 	return npukit_lock_until(&nd->lock, TASK_KILLABLE, U64_MAX);
 }
 
+/* The device lock for a wait that any signal stops (sysfs reset) */
+static inline int npukit_lock_interruptible(struct npukit_device *nd)
+{
+	return npukit_lock_until(&nd->lock, TASK_INTERRUPTIBLE, U64_MAX);
+}
+
 /* The device lock for a wait that nothing stops (unbind) */
 static inline void npukit_lock_device(struct npukit_device *nd)
 {
@@ -525,6 +563,10 @@ void npukit_hw_restart(struct npukit_device *nd);
 
 /* npukit_recover.c */
 int npukit_recover(struct npukit_device *nd);
+int npukit_reset(struct npukit_device *nd);
+int npukit_recover_init(struct npukit_device *nd);
+void npukit_announce_start(struct npukit_device *nd);
+void npukit_announce_stop(struct npukit_device *nd);
 int npukit_self_test(struct npukit_device *nd);
 void npukit_check_idle(struct npukit_device *nd);
 int npukit_get_pl_reset(struct npukit_device *nd);

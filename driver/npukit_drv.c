@@ -40,7 +40,10 @@
  *                   sleeps where it may (npukit_sim_stall.c).
  *
  * Device nodes: /dev/npukit0, /dev/npukit1, ... in probe order.
- * Debugfs: /sys/kernel/debug/npukit/npukitN/stats, state, reset and, on
+ * sysfs: /sys/class/misc/npukitN/, the attributes of npukit_sysfs.c,
+ * among them the root-only "reset".
+ * Debugfs: /sys/kernel/debug/npukit/npukitN/stats, state, reset,
+ * auto_recover and, on
  * simulated instances, the fault knobs dma_error, hang, slow, reset_line
  * and pl_reset, the timing knobs idle_lag, overtake, first_beat, npu_lag
  * and stall_us, the preemption knobs preempt_ms, preempt_one_in and
@@ -364,7 +367,6 @@ static int npukit_probe(struct platform_device *pdev)
 	npukit_lock_init(&nd->lock);
 	atomic64_set(&nd->held_bytes, 0);
 	init_waitqueue_head(&nd->held_wq);
-	spin_lock_init(&nd->stats_lock);
 	nd->dev = dev;
 	ret = devm_add_action_or_reset(dev, npukit_put_action, nd);
 	if (ret)
@@ -392,6 +394,9 @@ static int npukit_probe(struct platform_device *pdev)
 	ret = npukit_hw_init(nd);
 	if (ret)
 		return ret;
+	ret = npukit_recover_init(nd);
+	if (ret)
+		return ret;
 	/*
 	 * Bind is also how root brings a failed device back: prove it clean
 	 * before the node appears. A device that cannot be is registered
@@ -403,6 +408,7 @@ static int npukit_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	platform_set_drvdata(pdev, nd);
+	npukit_announce_start(nd);
 
 	if (nd->sim)
 		dev_warn(dev, "%s: SIMULATED NpuKit (module parameter sim_devices), not hardware; %s\n",
@@ -423,11 +429,14 @@ static void npukit_remove_device(struct platform_device *pdev)
 
 	/* a running batch stops at its next chunk, with -ENODEV */
 	WRITE_ONCE(nd->gone, true);
+	/*
+	 * Waits for the chunk on the hardware, if any; nothing runs after,
+	 * no uevent goes to the node and no retry is queued (the one queued
+	 * finds the device gone, and is cancelled by a devm action).
+	 */
+	npukit_announce_stop(nd);
 	npukit_debugfs_remove(nd);
 	misc_deregister(&nd->misc);
-	/* waits for the chunk on the hardware, if any; nothing runs after */
-	npukit_lock_device(nd);
-	npukit_unlock_device(nd);
 	ida_free(&npukit_ida, nd->id);
 }
 

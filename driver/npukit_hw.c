@@ -334,7 +334,7 @@ static void npukit_wait_slow(struct npukit_device *nd, struct npukit_batch *b,
 	us = min(NPUKIT_NAP_MIN_US << min(w->naps, 5U), NPUKIT_NAP_MAX_US);
 	us = min_t(u64, us, div_u64(left, NSEC_PER_USEC) + 1);
 	w->naps++;
-	nd->stats.poll_sleeps++;
+	atomic64_inc(&nd->stats.poll_sleeps);
 	npukit_sleep_range(nd, us, 2 * us);
 }
 

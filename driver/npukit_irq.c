@@ -260,12 +260,12 @@ bool npukit_irq_sleep(struct npukit_device *nd, u32 chan, u64 max_ns)
 	sr = npukit_dma_read(nd, sr_off);
 	if (!(sr & (NPUKIT_DMASR_IDLE | NPUKIT_DMASR_HALTED |
 		    NPUKIT_DMASR_ERRORS))) {
-		nd->stats.irq_waits++;
+		atomic64_inc(&nd->stats.irq_waits);
 		if (nd->sim)
 			npukit_sim_sleep_begin(nd->sim);
 		if (!wait_event_hrtimeout(nd->irq_wq, READ_ONCE(nd->irq_fired),
 					  ns_to_ktime(max_ns)))
-			nd->stats.irq_wakeups++;
+			atomic64_inc(&nd->stats.irq_wakeups);
 		if (nd->sim)
 			npukit_sim_sleep_end(nd->sim);
 		slept = true;

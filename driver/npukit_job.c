@@ -382,6 +382,7 @@ static int npukit_job_unlock(struct npukit_device *nd, struct npukit_job *job)
 	job->t_dev += npukit_now_ns(nd) - job->t0;
 	job->reads += nd->io.reads - job->reads0;
 	job->writes += nd->io.wseq - job->writes0;
+	npukit_io_publish(nd);
 	npukit_unlock(&nd->lock);
 	return ret;
 }
@@ -458,7 +459,7 @@ static int npukit_job_may_run(struct npukit_device *nd, struct npukit_job *job)
 	if (READ_ONCE(nd->gone))
 		return -ENODEV;
 	if (nd->failed) {
-		nd->stats.failed_submits++;
+		atomic64_inc(&nd->stats.failed_submits);
 		job->b.status = NPUKIT_STATUS_DEVICE_FAILED;
 		return -EIO;
 	}
@@ -541,7 +542,7 @@ static int npukit_job_run(struct npukit_device *nd, struct npukit_job *job)
 }
 
 /*
- * A batch counts itself under its own spinlock, not the device lock: a
+ * A batch counts itself without the device lock (struct npukit_stats): a
  * batch stopped by a fatal signal while it waited for the device must not
  * then wait for it again, behind a holder that may run a long sum.
  */
@@ -551,30 +552,28 @@ static void npukit_account(struct npukit_device *nd,
 	struct npukit_stats *s = &nd->stats;
 	const struct npukit_batch *b = &job->b;
 
-	spin_lock(&nd->stats_lock);
-	s->batches++;
-	s->kicks += job->done;
-	s->readbacks += b->readbacks;
-	s->dma_bytes += b->dma_bytes;
-	s->device_ns += job->t_dev;
-	if (ret) {
-		s->errors++;
-		switch (b->status) {
-		case NPUKIT_STATUS_TIMEOUT:
-			s->timeouts++;
-			break;
-		case NPUKIT_STATUS_DMA_ERROR:
-			s->dma_errors++;
-			break;
-		case NPUKIT_STATUS_DEVICE_HANG:
-			s->hangs++;
-			break;
-		case NPUKIT_STATUS_INTERRUPTED:
-			s->interrupted++;
-			break;
-		}
+	atomic64_inc(&s->batches);
+	atomic64_add(job->done, &s->kicks);
+	atomic64_add(b->readbacks, &s->readbacks);
+	atomic64_add(b->dma_bytes, &s->dma_bytes);
+	atomic64_add(job->t_dev, &s->device_ns);
+	if (!ret)
+		return;
+	atomic64_inc(&s->errors);
+	switch (b->status) {
+	case NPUKIT_STATUS_TIMEOUT:
+		atomic64_inc(&s->timeouts);
+		break;
+	case NPUKIT_STATUS_DMA_ERROR:
+		atomic64_inc(&s->dma_errors);
+		break;
+	case NPUKIT_STATUS_DEVICE_HANG:
+		atomic64_inc(&s->hangs);
+		break;
+	case NPUKIT_STATUS_INTERRUPTED:
+		atomic64_inc(&s->interrupted);
+		break;
 	}
-	spin_unlock(&nd->stats_lock);
 }
 
 /*

@@ -215,6 +215,7 @@ static int npukit_legacy_run(struct npukit_device *nd,
 		npukit_recover(nd);
 	else
 		npukit_hw_restart(nd);
+	npukit_io_publish(nd);
 	npukit_unlock_device(nd);
 	return ret;
 }

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npukit_sysfs.c - what anyone may read about an instance, without root
+ * npukit_sysfs.c - what anyone may read about an instance, and its reset
  *
  * /sys/class/misc/npukitN/{id,version,features,array_n,backend,state,
  * completion,pl_clock_hz} and
- * /sys/class/misc/npukitN/stats/<counter>, one value per file, mode 0444
- * (Documentation/ABI/testing/sysfs-driver-npukit). debugfs keeps the
- * simulator's knobs and the reset, which need root.
+ * /sys/class/misc/npukitN/stats/<counter>, one value per file, mode 0444,
+ * and /sys/class/misc/npukitN/reset, mode 0200
+ * (Documentation/ABI/testing/sysfs-driver-npukit). No reader takes the
+ * device lock, which a batch holds for a whole sum: what they show is
+ * fixed at probe, atomic, or one word. debugfs keeps the simulator's
+ * knobs.
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -14,6 +17,7 @@
 #include <linux/clk.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/kernel.h>
 #include <linux/miscdevice.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -66,20 +70,35 @@ static ssize_t backend_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(backend);
 
-/* "ok", "failed" (until a reset proves it clean) or "gone" (unbound) */
+/* "ok", "failed" (until a recovery proves it clean) or "gone" (unbound) */
 static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
 	struct npukit_device *nd = npukit_from_dev(dev);
-	const char *state;
 
-	if (npukit_lock_killable(nd))
-		return -EINTR;
-	state = nd->gone ? "gone" : nd->failed ? "failed" : "ok";
-	npukit_unlock_device(nd);
-	return sysfs_emit(buf, "%s\n", state);
+	return sysfs_emit(buf, "%s\n", READ_ONCE(nd->gone) ? "gone" :
+			  READ_ONCE(nd->failed) ? "failed" : "ok");
 }
 static DEVICE_ATTR_RO(state);
+
+/*
+ * Root writes 1: recover now (PL reset when there is a line, then the
+ * known-answer kick). The write succeeds only when the device is then
+ * proven clean: -EIO when it is (still) failed.
+ */
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret || !val)
+		return -EINVAL;
+	ret = npukit_reset(npukit_from_dev(dev));
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(reset);
 
 /*
  * How a wait for the DMA learns it is done: "polled", or "interrupt" and
@@ -129,6 +148,7 @@ static struct attribute *npukit_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_completion.attr,
 	&dev_attr_pl_clock_hz.attr,
+	&dev_attr_reset.attr,
 	NULL,
 };
 
@@ -158,30 +178,22 @@ static const struct {
 	NPUKIT_STAT_FIELD(failed_submits),
 };
 
-/*
- * The counters are u64 and change under the device lock, a batch's own
- * under stats_lock (npukit_account()): reading them under both keeps a
- * 32-bit CPU from seeing half an update.
- */
+/* Without a lock: each counter is an atomic64_t (struct npukit_stats). */
 static ssize_t npukit_stat_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
 	struct npukit_device *nd = npukit_from_dev(dev);
 	size_t i;
-	u64 val;
+	s64 val;
 
 	for (i = 0; i < ARRAY_SIZE(npukit_stat_fields); i++)
 		if (!strcmp(attr->attr.name, npukit_stat_fields[i].name))
 			break;
 	if (i == ARRAY_SIZE(npukit_stat_fields))
 		return -ENOENT;
-	if (npukit_lock_killable(nd))
-		return -EINTR;
-	spin_lock(&nd->stats_lock);
-	val = *(u64 *)((u8 *)&nd->stats + npukit_stat_fields[i].offset);
-	spin_unlock(&nd->stats_lock);
-	npukit_unlock_device(nd);
-	return sysfs_emit(buf, "%llu\n", val);
+	val = atomic64_read((atomic64_t *)((u8 *)&nd->stats +
+					   npukit_stat_fields[i].offset));
+	return sysfs_emit(buf, "%llu\n", (u64)val);
 }
 
 #define NPUKIT_STAT_ATTR(_f)						\

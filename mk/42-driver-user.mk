@@ -27,9 +27,9 @@ DU_OWN      := shim/npukit_shim shim/shim_uaccess shim/shim_dma driver_user debu
 # Every <linux/...> those files include, each made a one-line include of the
 # shim's header; <linux/ioctl.h> (the UAPI header's) stays the system's.
 DU_LINUX    := atomic bits build_bug capability clk debugfs delay device dma-mapping err fs \
-	highmem hrtimer idr interrupt io kernel kref ktime math64 minmax miscdevice mm \
-	lockdep module mutex of overflow platform_device preempt reset sched sched/mm sched/signal slab \
-	spinlock stddef string sysfs types uaccess wait
+	highmem hrtimer idr interrupt io jiffies kernel kobject kref ktime lockdep math64 \
+	minmax miscdevice mm module mutex of overflow platform_device preempt reset sched \
+	sched/mm sched/signal slab spinlock stddef string sysfs types uaccess wait workqueue
 DU_INCLUDE  = $(DU_DIR)/include
 DU_ARM_CC  ?= arm-linux-gnueabihf-gcc
 # Warnings: the kernel's default build has no -Wextra's sign-compare,

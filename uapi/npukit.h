@@ -113,9 +113,10 @@ struct npukit_kick {
  * @NPUKIT_STATUS_INTERRUPTED: a fatal signal stopped the batch; -EINTR.
  * @NPUKIT_STATUS_DEVICE_FAILED: the device is failed: after a fault,
  *	recovery could not prove it clean (a known-answer kick), so nothing
- *	runs on it until root resets it (debugfs "reset", or unbind and bind);
- *	-EIO. A batch that meets the failed state between two of its chunks
- *	stops there.
+ *	runs on it until a recovery does: the driver retries on its own for
+ *	about 80 s, and root can at any time (sysfs
+ *	/sys/class/misc/npukitN/reset, or unbind and bind); -EIO. A batch
+ *	that meets the failed state between two of its chunks stops there.
  */
 enum npukit_submit_status {
 	NPUKIT_STATUS_OK = 0,

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,51 @@ void npu_debugfs_path(char *buf, size_t len, const char *file)
 	else
 		snprintf(buf, len, "/sys/kernel/debug/npukit/%s/%s",
 			 dev ? dev + 1 : npu_device_path(), file);
+}
+
+void npu_sysfs_path(char *buf, size_t len, const char *file)
+{
+	char node[256];
+
+	snprintf(node, sizeof(node), "%s", npu_device_path());
+	snprintf(buf, len, "/sys/class/misc/%s/%s", basename(node), file);
+}
+
+const char *npu_sysfs_read(const char *file)
+{
+	static char val[128];
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	npu_sysfs_path(path, sizeof(path), file);
+	val[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return val;
+	n = read(fd, val, sizeof(val) - 1);
+	close(fd);
+	if (n <= 0 || val[n - 1] != '\n') {
+		val[0] = '\0';
+		return val;
+	}
+	val[n - 1] = '\0';
+	return val;
+}
+
+int npu_sysfs_write(const char *file, const char *val)
+{
+	char path[512];
+	size_t len = strlen(val);
+	int fd, ret;
+
+	npu_sysfs_path(path, sizeof(path), file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, val, len) == (ssize_t)len ? 0 : (errno ? -errno : -EIO);
+	close(fd);
+	return ret;
 }
 
 int npu_knob_write(const char *knob, unsigned long val)

@@ -61,6 +61,18 @@ int npu_knob_write(const char *knob, unsigned long val);
 /* The value of debugfs knob @knob (a bool reads 1 or 0), or -errno. */
 long npu_knob_read(const char *knob);
 
+/* /sys/class/misc/<node name>/@file into @buf. */
+void npu_sysfs_path(char *buf, size_t len, const char *file);
+
+/*
+ * The node's sysfs attribute @file, its one line without the newline, in
+ * a static buffer (the next call overwrites it); "" when unreadable.
+ */
+const char *npu_sysfs_read(const char *file);
+
+/* Write @val to the node's sysfs attribute @file: 0 or -errno. */
+int npu_sysfs_write(const char *file, const char *val);
+
 /*
  * The counter @name of the debugfs "stats" file ("name value" lines), or
  * -1 when the file or the counter is absent.

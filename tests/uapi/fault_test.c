@@ -147,8 +147,10 @@ NPU_TEST(hang)
 	/*
 	 * While the knob holds, no recovery can prove the device clean (its
 	 * known-answer kick hangs too, PL reset or not): the device is
-	 * failed, and stays failed after the fault goes away, until a reset.
+	 * failed, and stays failed after the fault goes away, until a reset
+	 * (the driver's own retries, off here, would end it too).
 	 */
+	ASSERT_EQ(0, npu_knob_write("auto_recover", 0));
 	npu_submit_init(&s, k, NK, got, NK / 4);
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DEVICE_FAILED, s.status);
@@ -158,6 +160,7 @@ NPU_TEST(hang)
 	test_err_submit(EIO, self->fd, &s);
 	ASSERT_EQ(NPUKIT_STATUS_DEVICE_FAILED, s.status);
 	ASSERT_EQ(0, npu_knob_write("reset", 1));
+	ASSERT_EQ(0, npu_knob_write("auto_recover", 1));
 	assert_recovered(_metadata, self->fd);
 }
 

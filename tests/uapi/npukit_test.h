@@ -48,6 +48,8 @@
 	ASSERT_EQ(0, npu_knob_write("hang", 0));			\
 	ASSERT_EQ(0, npu_knob_write("slow", 1));			\
 	ASSERT_EQ(0, npu_knob_write("reset_line", 1));			\
+	/* not asserted: a driver without the knob never retries */	\
+	npu_knob_write("auto_recover", 1);				\
 	ASSERT_EQ(0, npu_knob_write("reset", 1));			\
 } while (0)
 

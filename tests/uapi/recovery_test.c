@@ -6,7 +6,8 @@
  * later SUBMIT may return 0 with a wrong tile, and once the fault is gone
  * the next valid batch must succeed (no stale error left behind). When
  * the device cannot be proven clean it is failed: every SUBMIT gets EIO
- * and NPUKIT_STATUS_DEVICE_FAILED until debugfs "reset" succeeds.
+ * and NPUKIT_STATUS_DEVICE_FAILED until a recovery proves it clean: a
+ * reset (debugfs here, sysfs in reset_test.c) or the driver's own retries.
  */
 #include <pthread.h>
 
@@ -130,7 +131,8 @@ NPU_TEST_TIMEOUT(next_batch_after_dma_error_succeeds, 120)
  * A fault that outlives recovery (a run that never ends, and no reset
  * line): the device is failed. SUBMITs fail at once with EIO and
  * DEVICE_FAILED, run nothing, write nothing, even after the fault went
- * away, until a reset proves the device clean.
+ * away, until a reset proves the device clean (with the driver's own
+ * retries off, which would run known-answer kicks meanwhile).
  */
 NPU_TEST_TIMEOUT(failed_until_reset, 60)
 {
@@ -140,6 +142,7 @@ NPU_TEST_TIMEOUT(failed_until_reset, 60)
 	long long runs, fails, pl;
 
 	NEED_SIM();
+	ASSERT_EQ(0, npu_knob_write("auto_recover", 0));
 	ASSERT_EQ(0, npu_knob_write("reset_line", 0));
 	ASSERT_EQ(0, npu_knob_write("hang", 1));
 	npu_readback_batch(k, 8, want, 11);
@@ -167,6 +170,7 @@ NPU_TEST_TIMEOUT(failed_until_reset, 60)
 	ASSERT_EQ(0, npu_stat("failed"));
 	ASSERT_EQ(pl, npu_stat("pl_resets"));
 	ASSERT_EQ(0, npu_knob_write("reset_line", 1));
+	ASSERT_EQ(0, npu_knob_write("auto_recover", 1));
 	npu_submit_init(&s, k, 8, got, 8);
 	test_submit(self->fd, &s);
 	ASSERT_EQ(8, s.kicks_done);

@@ -5,47 +5,16 @@
  * state, and anyone may read them (read here as user nobody).
  */
 #include <grp.h>
-#include <libgen.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "npukit_test.h"
 
-/* /sys/class/misc/<node's name>/@file into @buf */
-static void sysfs_path(char *buf, size_t len, const char *file)
-{
-	char node[256];
-
-	snprintf(node, sizeof(node), "%s", npu_device_path());
-	snprintf(buf, len, "/sys/class/misc/%s/%s", basename(node), file);
-}
-
-/* The attribute's one line without its newline, or "" when unreadable. */
-static const char *sysfs_read(const char *file)
-{
-	static char val[128];
-	char path[512];
-	ssize_t n;
-	int fd;
-
-	sysfs_path(path, sizeof(path), file);
-	val[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return val;
-	n = read(fd, val, sizeof(val) - 1);
-	close(fd);
-	if (n <= 0 || val[n - 1] != '\n') {
-		val[0] = '\0';
-		return val;
-	}
-	val[n - 1] = '\0';
-	return val;
-}
-
 static unsigned long long sysfs_num(const char *file)
 {
-	return strtoull(sysfs_read(file), NULL, 0);
+	return strtoull(npu_sysfs_read(file), NULL, 0);
 }
 
 static const char *const attrs[] = {
@@ -61,14 +30,14 @@ NPU_TEST(values_are_get_info)
 	char want[32];
 
 	snprintf(want, sizeof(want), "0x%08x", self->info.ip_id);
-	ASSERT_STREQ(want, sysfs_read("id"));
+	ASSERT_STREQ(want, npu_sysfs_read("id"));
 	snprintf(want, sizeof(want), "0x%08x", self->info.ip_version);
-	ASSERT_STREQ(want, sysfs_read("version"));
+	ASSERT_STREQ(want, npu_sysfs_read("version"));
 	snprintf(want, sizeof(want), "0x%08x", self->info.ip_features);
-	ASSERT_STREQ(want, sysfs_read("features"));
+	ASSERT_STREQ(want, npu_sysfs_read("features"));
 	ASSERT_EQ(self->info.array_n, sysfs_num("array_n"));
 	ASSERT_STREQ(self->info.backend == NPUKIT_BACKEND_SIMULATED ? "simulated" : "hardware",
-		     sysfs_read("backend"));
+		     npu_sysfs_read("backend"));
 }
 
 /*
@@ -87,11 +56,11 @@ NPU_TEST(completion_clock_and_module_version)
 	int fd;
 	ssize_t n;
 
-	snprintf(mode, sizeof(mode), "%s", sysfs_read("completion"));
+	snprintf(mode, sizeof(mode), "%s", npu_sysfs_read("completion"));
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		known |= !strcmp(mode, modes[i]);
 	ASSERT_TRUE(known) TH_LOG("completion reads '%s'", mode);
-	clock = sysfs_read("pl_clock_hz");
+	clock = npu_sysfs_read("pl_clock_hz");
 	if (self->info.backend == NPUKIT_BACKEND_SIMULATED) {
 		ASSERT_STREQ("unknown", clock);
 	} else {
@@ -115,7 +84,7 @@ NPU_TEST(readable_without_root)
 	int status;
 
 	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
-		sysfs_path(path, sizeof(path), attrs[i]);
+		npu_sysfs_path(path, sizeof(path), attrs[i]);
 		ASSERT_EQ(0, stat(path, &st)) TH_LOG("%s: %s", path, strerror(errno));
 		ASSERT_EQ(0444, st.st_mode & 07777) TH_LOG("%s: mode %o", path, st.st_mode & 07777);
 	}
@@ -127,7 +96,7 @@ NPU_TEST(readable_without_root)
 		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
 			_exit(2);
 		for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
-			if (!sysfs_read(attrs[i])[0])
+			if (!npu_sysfs_read(attrs[i])[0])
 				_exit(3 + (int)i);
 		_exit(0);
 	}
@@ -159,6 +128,87 @@ NPU_TEST(counters_follow_a_submit)
 	ASSERT_LE(batches + 1, sysfs_num("stats/batches"));
 }
 
+/*
+ * Reading the counters never waits for a batch (issue 27, item 5). One
+ * SUBMIT of max_kicks kicks in a single sum, which keeps the device for
+ * all of it, runs in a thread; meanwhile every attribute and the debugfs
+ * counters are read over and over until it ends. No read may take half
+ * of the batch: where readers take the device lock, the first read after
+ * the batch took it waits until the batch lets go, at its end (a single
+ * vCPU shared with the batch makes a lock-free read take up to a tenth). No fault knob: nothing sleeps, so the batch is long by its
+ * size alone, and a deadline bounds it.
+ */
+#define HOLD_NS		(10LL * 1000 * 1000 * 1000)
+#define HOLD_MIN_NS	(200LL * 1000 * 1000)
+
+struct holder {
+	struct npu_submitter t;
+	atomic_int done;
+};
+
+static void *hold_thread(void *arg)
+{
+	struct holder *h = arg;
+
+	npu_submit_thread(&h->t);
+	atomic_store(&h->done, 1);
+	return NULL;
+}
+
+/* Read @file (debugfs stats when NULL); return how long it took. */
+static int64_t timed_read(struct __test_metadata *_metadata, const char *file)
+{
+	int64_t t0 = npu_now_ns();
+
+	if (file) {
+		EXPECT_STRNE("", npu_sysfs_read(file)) TH_LOG("%s", file);
+	} else {
+		npu_stat("kicks");
+	}
+	return npu_now_ns() - t0;
+}
+
+NPU_TEST_TIMEOUT(reads_never_wait_for_a_batch, 120)
+{
+	const uint32_t n = self->info.max_kicks;
+	struct npukit_kick *k = calloc(n, sizeof(*k));
+	struct holder h = { .t = { .fd = self->fd } };
+	int64_t start, hold, worst = 0;
+	npu_ctile got[1];
+	uint64_t seed = 17;
+	unsigned int reads = 0;
+	pthread_t th;
+
+	ASSERT_NE(NULL, k);
+	for (uint32_t i = 0; i < n; i++)
+		npu_fill_random(&k[i], &seed);
+	k[0].flags = NPUKIT_KICK_CLEAR;
+	k[n - 1].flags |= NPUKIT_KICK_READ_C;
+	npu_submit_init(&h.t.s, k, n, got, 1);
+	h.t.s.timeout_ns = npu_now_ns() + HOLD_NS;
+	start = npu_now_ns();
+	ASSERT_EQ(0, pthread_create(&th, NULL, hold_thread, &h));
+	while (!atomic_load(&h.done)) {
+		for (size_t i = 0; i <= sizeof(attrs) / sizeof(attrs[0]); i++, reads++) {
+			int64_t took = timed_read(_metadata, i < sizeof(attrs) / sizeof(attrs[0]) ?
+						  attrs[i] : NULL);
+
+			if (took > worst)
+				worst = took;
+		}
+	}
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	free(k);
+	ASSERT_TRUE(h.t.ret == 0 || h.t.err == ETIMEDOUT)
+		TH_LOG("the batch: %s, status %u", strerror(h.t.err), h.t.s.status);
+	hold = h.t.end_ns - start;
+	TH_LOG("%u reads during a batch of %lld ms (%u kicks), the longest %lld ms",
+	       reads, (long long)hold / 1000000, h.t.s.kicks_done, (long long)worst / 1000000);
+	if (hold < HOLD_MIN_NS)
+		SKIP(return, "the batch was too short to tell (%lld ms)", (long long)hold / 1000000);
+	ASSERT_LT(worst, hold / 2) TH_LOG("a read waited for the batch");
+}
+
 /* "failed" while recovery could not prove the device clean, "ok" after a reset. */
 NPU_TEST_TIMEOUT(state_follows_failed, 60)
 {
@@ -167,17 +217,17 @@ NPU_TEST_TIMEOUT(state_follows_failed, 60)
 	struct npukit_submit s;
 
 	NEED_SIM();
-	ASSERT_STREQ("ok", sysfs_read("state"));
+	ASSERT_STREQ("ok", npu_sysfs_read("state"));
 	ASSERT_EQ(0, npu_knob_write("reset_line", 0));
 	ASSERT_EQ(0, npu_knob_write("hang", 1));
 	npu_readback_batch(k, 4, want, 5);
 	npu_submit_init(&s, k, 4, got, 4);
 	test_err_submit(EIO, self->fd, &s);
-	ASSERT_STREQ("failed", sysfs_read("state"));
+	ASSERT_STREQ("failed", npu_sysfs_read("state"));
 	ASSERT_EQ(0, npu_knob_write("hang", 0));
 	ASSERT_EQ(0, npu_knob_write("reset", 1));
 	ASSERT_EQ(0, npu_knob_write("reset_line", 1));
-	ASSERT_STREQ("ok", sysfs_read("state"));
+	ASSERT_STREQ("ok", npu_sysfs_read("state"));
 }
 
 TEST_HARNESS_MAIN

@@ -140,7 +140,9 @@ static const char *status_name(uint32_t status)
 	case NPUKIT_STATUS_DMA_ERROR: return "DMA error";
 	case NPUKIT_STATUS_DEVICE_HANG: return "device hang";
 	case NPUKIT_STATUS_INTERRUPTED: return "interrupted";
-	case NPUKIT_STATUS_DEVICE_FAILED: return "device failed, until root resets it";
+	case NPUKIT_STATUS_DEVICE_FAILED:
+		return "device failed, until the driver's retries or root's reset "
+		       "(/sys/class/misc/npukitN/reset) prove it clean";
 	default: return "unknown status";
 	}
 }

@@ -64,6 +64,19 @@ void unpin_user_pages_dirty_lock(struct page **pages, unsigned long npages,
 	(void)make_dirty;
 }
 
+int kstrtobool(const char *s, bool *res)
+{
+	switch (s[0]) {
+	case '1': case 'y': case 'Y':
+		*res = true;
+		return 0;
+	case '0': case 'n': case 'N':
+		*res = false;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 void mutex_init(struct mutex *m)
 {
 	m->locked = false;
@@ -358,6 +371,7 @@ int shim_param_set(const char *name, u64 val)
 
 #define SHIM_MISC 8
 static struct miscdevice *shim_misc[SHIM_MISC];
+static struct device shim_misc_dev[SHIM_MISC];
 
 /* The node's driver data is its miscdevice, as misc_register() makes it */
 int misc_register(struct miscdevice *misc)
@@ -369,8 +383,9 @@ int misc_register(struct miscdevice *misc)
 			continue;
 		if (misc->minor == MISC_DYNAMIC_MINOR)
 			misc->minor = (int)i;
-		misc->this_device.name = misc->name;
-		dev_set_drvdata(&misc->this_device, misc);
+		misc->this_device = &shim_misc_dev[i];
+		misc->this_device->name = misc->name;
+		dev_set_drvdata(misc->this_device, misc);
 		shim_misc[i] = misc;
 		return 0;
 	}
@@ -384,6 +399,37 @@ void misc_deregister(struct miscdevice *misc)
 	for (i = 0; i < SHIM_MISC; i++)
 		if (shim_misc[i] == misc)
 			shim_misc[i] = NULL;
+	misc->this_device = NULL;
+}
+
+int kobject_uevent_env(struct kobject *kobj, enum kobject_action action,
+		       char *envp[])
+{
+	(void)kobj;
+	(void)action;
+	(void)envp;
+	return 0;
+}
+
+struct workqueue_struct *system_wq;
+
+bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
+		      unsigned long delay)
+{
+	bool was = dw->pending;
+
+	(void)wq;
+	(void)delay;
+	dw->pending = true;
+	return was;
+}
+
+bool cancel_delayed_work_sync(struct delayed_work *dw)
+{
+	bool was = dw->pending;
+
+	dw->pending = false;
+	return was;
 }
 
 struct miscdevice *shim_misc_find(const char *name)

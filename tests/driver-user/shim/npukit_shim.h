@@ -179,6 +179,7 @@ int check_zeroed_user(const void __user *from, size_t size);
 int copy_struct_from_user(void *dst, size_t ksize, const void __user *src,
 			  size_t usize);
 int kstrtobool_from_user(const char __user *s, size_t count, bool *res);
+int kstrtobool(const char *s, bool *res);
 
 /* linux/atomic.h: the kernel's are inline; single-threaded here */
 typedef struct {
@@ -203,6 +204,7 @@ static inline int atomic_dec_if_positive(atomic_t *v)
 #define atomic64_read(v) __atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
 #define atomic64_set(v, i) __atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 #define atomic64_inc(v) ((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+#define atomic64_add(i, v) ((void)__atomic_add_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST))
 #define atomic64_inc_return(v) __atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
 #define atomic64_add_return(i, v) __atomic_add_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST)
 #define atomic64_sub(i, v) ((void)__atomic_sub_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST))
@@ -344,6 +346,30 @@ void hrtimer_start(struct hrtimer *t, ktime_t rel, enum hrtimer_mode mode);
 int hrtimer_cancel(struct hrtimer *t);
 u64 hrtimer_forward_now(struct hrtimer *t, ktime_t interval);
 
+/*
+ * linux/workqueue.h, linux/jiffies.h: one process and no worker thread, so
+ * queued work stays pending, as work the kernel has not got to yet, until
+ * it is cancelled
+ */
+struct work_struct {
+	void (*func)(struct work_struct *work);
+};
+
+struct delayed_work {
+	struct work_struct work;
+	bool pending;
+};
+
+struct workqueue_struct;
+extern struct workqueue_struct *system_wq;
+#define INIT_DELAYED_WORK(dw, fn) \
+	((void)((dw)->work.func = (fn)), (void)((dw)->pending = false))
+#define to_delayed_work(w) container_of(w, struct delayed_work, work)
+bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
+		      unsigned long delay);
+bool cancel_delayed_work_sync(struct delayed_work *dw);
+#define msecs_to_jiffies(ms) ((unsigned long)(ms))
+
 /* linux/wait.h, linux/interrupt.h: no interrupt ever reaches this build */
 typedef struct {
 	int unused;
@@ -367,12 +393,27 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *data);
 void synchronize_irq(unsigned int irq);
 #define IRQF_SHARED 0x80u
 
+/* linux/kobject.h: a uevent goes nowhere (no userspace listens here) */
+struct kobject {
+	int unused;
+};
+
+enum kobject_action {
+	KOBJ_ADD,
+	KOBJ_REMOVE,
+	KOBJ_CHANGE,
+};
+
+int kobject_uevent_env(struct kobject *kobj, enum kobject_action action,
+		       char *envp[]);
+
 /* linux/device.h, printk */
 struct device {
 	const char *name;
 	void *driver_data;
 	u64 *dma_mask;
 	struct shim_devres *devres;
+	struct kobject kobj;
 };
 
 static inline const char *dev_name(const struct device *dev)
@@ -533,6 +574,9 @@ struct device_attribute {
 #define DEVICE_ATTR_RO(_name) \
 	struct device_attribute dev_attr_##_name = \
 		__ATTR(_name, 0444, _name##_show, NULL)
+#define DEVICE_ATTR_WO(_name) \
+	struct device_attribute dev_attr_##_name = \
+		__ATTR(_name, 0200, NULL, _name##_store)
 int sysfs_emit(char *buf, const char *fmt, ...) __printf(2, 3);
 
 /* linux/miscdevice.h, linux/idr.h */
@@ -543,7 +587,7 @@ struct miscdevice {
 	const struct file_operations *fops;
 	struct device *parent;
 	const struct attribute_group **groups;
-	struct device this_device;
+	struct device *this_device;
 };
 
 int misc_register(struct miscdevice *misc);
