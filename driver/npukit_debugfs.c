@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npukit_debugfs.c - counters and the simulator's fault knobs
+ * npukit_debugfs.c - counters, state and reset, and a backend's files
  *
  * /sys/kernel/debug/npukit/npukitN/stats      counters, "name value" lines
  * /sys/kernel/debug/npukit/npukitN/state      "ok" or "failed" (npukit_recover.c)
@@ -8,16 +8,11 @@
  *                                             reset when there is a line),
  *                                             then prove it with the
  *                                             known-answer kick
- * /sys/kernel/debug/npukit/npukitN/dma_error  simulated instances only:
- * /sys/kernel/debug/npukit/npukitN/hang       the fault knobs dma_error,
- * /sys/kernel/debug/npukit/npukitN/slow       hang, slow, reset_line and
- * /sys/kernel/debug/npukit/npukitN/reset_line pl_reset, and the timing
- * /sys/kernel/debug/npukit/npukitN/pl_reset   knobs idle_lag, overtake,
- *                                             first_beat: see
- *                                             npukit_sim_debugfs()
- * /sys/kernel/debug/npukit/npukitN/legacy     simulated instances only:
- *                                             the C++ host's sequence on
- *                                             the model (npukit_legacy.c)
+ * /sys/kernel/debug/npukit/npukitN/...        an instance over a backend:
+ *                                             what it adds
+ *                                             (&npukit_backend_ops.debugfs;
+ *                                             npukit_sim.ko: the fault and
+ *                                             timing knobs, "legacy")
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -37,14 +32,12 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 {
 	struct npukit_device *nd = m->private;
 	const struct npukit_stats *s = &nd->stats;
-	struct npukit_sim_counters sc;
-	struct npukit_sim_cpu cpu;
 
 	/* the device lock for most counters, stats_lock for a batch's own */
 	if (mutex_lock_killable(&nd->lock))
 		return -EINTR;
 	spin_lock(&nd->stats_lock);
-	seq_printf(m, "backend %s\n", nd->sim ? "simulated" : "hardware");
+	seq_printf(m, "backend %s\n", nd->backend ? "simulated" : "hardware");
 	seq_printf(m, "batches %llu\n", s->batches);
 	seq_printf(m, "kicks %llu\n", s->kicks);
 	seq_printf(m, "readbacks %llu\n", s->readbacks);
@@ -73,26 +66,8 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "irq_waits %llu\n", s->irq_waits);
 	seq_printf(m, "irq_wakeups %llu\n", s->irq_wakeups);
 	seq_printf(m, "poll_sleeps %llu\n", s->poll_sleeps);
-	if (nd->sim && !nd->gone) {
-		npukit_sim_counters(nd->sim, &sc);
-		seq_printf(m, "sim_now_ns %llu\n", npukit_sim_now(nd->sim));
-		seq_printf(m, "sim_gemm_runs %llu\n", sc.gemm_runs);
-		seq_printf(m, "sim_gemm_ns %llu\n", sc.gemm_ns);
-		seq_printf(m, "sim_dma_bytes %llu\n", sc.dma_bytes);
-		seq_printf(m, "sim_dropped_writes %llu\n", sc.dropped);
-		npukit_sim_cpu_counters(nd->sim, &cpu);
-		seq_printf(m, "sim_cpu_ns %llu\n", cpu.ns);
-		seq_printf(m, "sim_cpu_syscalls %llu\n",
-			   cpu.count[NPUKIT_CPU_SYSCALL]);
-		seq_printf(m, "sim_cpu_syncs %llu\n", cpu.count[NPUKIT_CPU_SYNC]);
-		seq_printf(m, "sim_cpu_lines %llu\n", cpu.count[NPUKIT_CPU_LINE]);
-		seq_printf(m, "sim_cpu_copy_bytes %llu\n",
-			   cpu.count[NPUKIT_CPU_COPY]);
-		seq_printf(m, "sim_cpu_kicks %llu\n", cpu.count[NPUKIT_CPU_KICK]);
-		seq_printf(m, "sim_cpu_readbacks %llu\n",
-			   cpu.count[NPUKIT_CPU_READBACK]);
-		seq_printf(m, "sim_cpu_pages %llu\n", cpu.count[NPUKIT_CPU_PAGE]);
-	}
+	if (nd->backend && nd->backend->show_stats && !nd->gone)
+		nd->backend->show_stats(nd->backend_priv, m);
 	spin_unlock(&nd->stats_lock);
 	mutex_unlock(&nd->lock);
 	return 0;
@@ -151,10 +126,8 @@ void npukit_debugfs_add(struct npukit_device *nd)
 	debugfs_create_file("stats", 0444, nd->debugfs, nd, &npukit_stats_fops);
 	debugfs_create_file("state", 0444, nd->debugfs, nd, &npukit_state_fops);
 	debugfs_create_file("reset", 0200, nd->debugfs, nd, &npukit_reset_fops);
-	if (nd->sim) {
-		npukit_sim_debugfs(nd->sim, nd->debugfs);
-		npukit_legacy_debugfs(nd);
-	}
+	if (nd->backend && nd->backend->debugfs)
+		nd->backend->debugfs(nd->backend_priv, nd, nd->debugfs);
 }
 
 /**

@@ -18,16 +18,19 @@
 #                         SIM_CPU_READBACK_PS) stand for
 
 DU_DIR      = $(BUILD)/driver-user
-# What the SUBMIT path needs, with probe and open (npukit_debugfs.c and
-# npukit_legacy.c are left out: tests/driver-user/debugfs_off.c)
-DU_DRIVER   := drv job hw sim recover irq sysfs pin
+# What the SUBMIT path needs, with probe and open: npukit.ko's files and
+# npukit_sim.ko's (sim, sim_main), each compiled with its module's
+# KBUILD_MODNAME as Kbuild does (npukit_debugfs.c and npukit_sim_legacy.c
+# are left out: tests/driver-user/debugfs_off.c)
+DU_DRIVER   := drv job hw backend sim sim_main recover irq sysfs pin
+du-modname   = -DKBUILD_MODNAME='"$(if $(filter npukit_sim%,$(1)),npukit_sim,npukit)"'
 DU_OWN      := shim/npukit_shim driver_user debugfs_off
 # Every <linux/...> those files include, each made a one-line include of the
 # shim's header; <linux/ioctl.h> (the UAPI header's) stays the system's.
 DU_LINUX    := atomic bits build_bug clk debugfs delay device dma-mapping err fs \
 	highmem hrtimer idr interrupt io kernel kref ktime math64 minmax miscdevice mm \
-	module mutex of overflow platform_device reset sched sched/signal slab \
-	spinlock stddef string sysfs types uaccess wait
+	module mutex of overflow platform_device reset sched sched/signal seq_file \
+	slab spinlock stddef string sysfs types uaccess wait
 DU_INCLUDE  = $(DU_DIR)/include
 DU_ARM_CC  ?= arm-linux-gnueabihf-gcc
 # Warnings: the kernel's default build has no -Wextra's sign-compare,
@@ -67,7 +70,7 @@ $(DU_INCLUDE)/.stamp: mk/42-driver-user.mk
 
 $(DU_DIR)/x86/driver/%.o: driver/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(DU_X86_CFLAGS) -c -o $@ $<
+	$(CC) $(DU_X86_CFLAGS) $(call du-modname,$*) -c -o $@ $<
 $(DU_DIR)/x86/own/%.o: tests/driver-user/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(DU_X86_CFLAGS) -D_GNU_SOURCE -c -o $@ $<
@@ -76,7 +79,7 @@ $(DU_X86_BIN): tests/driver-user/kick_count.c $(DU_X86_OBJS)
 
 $(DU_DIR)/armhf/driver/%.o: driver/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
-	$(DU_ARM_CC) $(DU_ARM_CFLAGS) -c -o $@ $<
+	$(DU_ARM_CC) $(DU_ARM_CFLAGS) $(call du-modname,$*) -c -o $@ $<
 $(DU_DIR)/armhf/own/%.o: tests/driver-user/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
 	$(DU_ARM_CC) $(DU_ARM_CFLAGS) -D_GNU_SOURCE -c -o $@ $<
