@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npukit_debugfs.c - counters and the simulator's fault knobs
+ * npukit_debugfs.c - counters, state and reset, and a backend's files
  *
  * /sys/kernel/debug/npukit/npukitN/stats      counters, "name value" lines
  * /sys/kernel/debug/npukit/npukitN/state      "ok" or "failed" (npukit_recover.c)
@@ -14,16 +14,11 @@
  *                                             device on its own; N: only a
  *                                             reset does (tests that need
  *                                             the failed state to stay)
- * /sys/kernel/debug/npukit/npukitN/dma_error  simulated instances only:
- * /sys/kernel/debug/npukit/npukitN/hang       the fault knobs dma_error,
- * /sys/kernel/debug/npukit/npukitN/slow       hang, slow, reset_line and
- * /sys/kernel/debug/npukit/npukitN/reset_line pl_reset, and the timing
- * /sys/kernel/debug/npukit/npukitN/pl_reset   knobs idle_lag, overtake,
- *                                             first_beat: see
- *                                             npukit_sim_debugfs()
- * /sys/kernel/debug/npukit/npukitN/legacy     simulated instances only:
- *                                             the C++ host's sequence on
- *                                             the model (npukit_legacy.c)
+ * /sys/kernel/debug/npukit/npukitN/...        an instance over a backend:
+ *                                             what it adds
+ *                                             (&npukit_backend_ops.debugfs;
+ *                                             npukit_sim.ko: the fault and
+ *                                             timing knobs, "legacy")
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -55,10 +50,8 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 {
 	struct npukit_device *nd = m->private;
 	struct npukit_stats *s = &nd->stats;
-	struct npukit_sim_counters sc;
-	struct npukit_sim_cpu cpu;
 
-	seq_printf(m, "backend %s\n", nd->sim ? "simulated" : "hardware");
+	seq_printf(m, "backend %s\n", nd->backend ? "simulated" : "hardware");
 	npukit_stat_line(m, "batches", &s->batches);
 	npukit_stat_line(m, "kicks", &s->kicks);
 	npukit_stat_line(m, "readbacks", &s->readbacks);
@@ -87,26 +80,8 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	npukit_stat_line(m, "irq_waits", &s->irq_waits);
 	npukit_stat_line(m, "irq_wakeups", &s->irq_wakeups);
 	npukit_stat_line(m, "poll_sleeps", &s->poll_sleeps);
-	if (nd->sim && !READ_ONCE(nd->gone)) {
-		npukit_sim_counters(nd->sim, &sc);
-		seq_printf(m, "sim_now_ns %llu\n", npukit_sim_now(nd->sim));
-		seq_printf(m, "sim_gemm_runs %llu\n", sc.gemm_runs);
-		seq_printf(m, "sim_gemm_ns %llu\n", sc.gemm_ns);
-		seq_printf(m, "sim_dma_bytes %llu\n", sc.dma_bytes);
-		seq_printf(m, "sim_dropped_writes %llu\n", sc.dropped);
-		npukit_sim_cpu_counters(nd->sim, &cpu);
-		seq_printf(m, "sim_cpu_ns %llu\n", cpu.ns);
-		seq_printf(m, "sim_cpu_syscalls %llu\n",
-			   cpu.count[NPUKIT_CPU_SYSCALL]);
-		seq_printf(m, "sim_cpu_syncs %llu\n", cpu.count[NPUKIT_CPU_SYNC]);
-		seq_printf(m, "sim_cpu_lines %llu\n", cpu.count[NPUKIT_CPU_LINE]);
-		seq_printf(m, "sim_cpu_copy_bytes %llu\n",
-			   cpu.count[NPUKIT_CPU_COPY]);
-		seq_printf(m, "sim_cpu_kicks %llu\n", cpu.count[NPUKIT_CPU_KICK]);
-		seq_printf(m, "sim_cpu_readbacks %llu\n",
-			   cpu.count[NPUKIT_CPU_READBACK]);
-		seq_printf(m, "sim_cpu_pages %llu\n", cpu.count[NPUKIT_CPU_PAGE]);
-	}
+	if (nd->backend && nd->backend->show_stats && !READ_ONCE(nd->gone))
+		nd->backend->show_stats(nd->backend_priv, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npukit_stats);
@@ -158,12 +133,8 @@ void npukit_debugfs_add(struct npukit_device *nd)
 	debugfs_create_file("stats", 0444, nd->debugfs, nd, &npukit_stats_fops);
 	debugfs_create_file("state", 0444, nd->debugfs, nd, &npukit_state_fops);
 	debugfs_create_file("reset", 0200, nd->debugfs, nd, &npukit_reset_fops);
-	debugfs_create_bool("auto_recover", 0600, nd->debugfs,
-			    &nd->auto_recover);
-	if (nd->sim) {
-		npukit_sim_debugfs(nd->sim, nd->debugfs);
-		npukit_legacy_debugfs(nd);
-	}
+	if (nd->backend && nd->backend->debugfs)
+		nd->backend->debugfs(nd->backend_priv, nd, nd->debugfs);
 }
 
 /**

@@ -5,8 +5,9 @@
  * Every register access goes through the four accessors below. They count
  * the accesses, keep the posted-write bookkeeping that the protocol uses to
  * know when a status read can be trusted, and send the access either to
- * the MMIO mapping or, on a simulated instance, to the register-level
- * model in npukit_sim.c, so the very same protocol code runs against both.
+ * the MMIO mapping or, on an instance another module created over a
+ * backend (npukit_backend.h: npukit_sim.ko's register-level model), to the
+ * backend, so the very same protocol code runs against both.
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -31,7 +32,7 @@
 #include <uapi/npukit.h>
 
 #include "npukit_regs.h"
-#include "npukit_sim.h"
+#include "npukit_backend.h"
 
 struct attribute_group;
 struct dentry;
@@ -124,10 +125,22 @@ struct npukit_lock {
 	struct lockdep_map dep_map;
 };
 
+/* npukit_backend.c: the accessors' calls into a backend, out of line */
+u32 npukit_backend_read(struct npukit_device *nd, enum npukit_space space,
+			u32 off);
+void npukit_backend_read_wait(struct npukit_device *nd, u32 off);
+void npukit_backend_write(struct npukit_device *nd, enum npukit_space space,
+			  u32 off, u32 val);
+u64 npukit_backend_now(struct npukit_device *nd);
+void npukit_backend_delay(struct npukit_device *nd, u32 ns);
+void npukit_backend_cpu_work(struct npukit_device *nd,
+			     enum npukit_cpu_item item, u32 n);
+void npukit_backend_cpu_sync(struct npukit_device *nd, size_t bytes);
+
 /**
  * struct npukit_irq - one interrupt line of the AXI DMA
  * @nd: its device
- * @irq: Linux interrupt number (0 for the simulator's)
+ * @irq: Linux interrupt number (0 for a backend's)
  * @chans: the channels it signals, %NPUKIT_CHAN_*
  */
 struct npukit_irq {
@@ -184,7 +197,7 @@ struct npukit_hw_state {
  * @dma_errors: batches stopped by an AXI DMA error
  * @hangs: batches stopped because the device made no progress
  * @interrupted: batches stopped by a fatal signal
- * @device_ns: device time of all batches (modelled when simulated)
+ * @device_ns: device time of all batches (modelled on a backend)
  * @recoveries: recoveries after a failed batch (npukit_recover.c)
  * @self_test_failures: known-answer kicks that came back wrong or failed
  * @pl_resets: PL resets issued through the reset line
@@ -286,7 +299,8 @@ struct npukit_pinned {
  * @id: N
  * @npu: NPU register mapping (hardware backend)
  * @dma: AXI DMA register mapping (hardware backend)
- * @sim: the simulated NpuKit, or NULL on hardware
+ * @backend: the backend's operations, or NULL on hardware
+ * @backend_priv: their first argument
  * @lock: the one hardware queue: serialises register access; a batch
  *	holds it for one sum at a time (npukit_job.c)
  * @gone: the device was unbound; open files get -ENODEV, a running batch
@@ -333,7 +347,8 @@ struct npukit_device {
 	int id;
 	void __iomem *npu;
 	void __iomem *dma;
-	struct npukit_sim *sim;
+	const struct npukit_backend_ops *backend;
+	void *backend_priv;
 	struct npukit_lock lock;	/* the hardware queue; guards all below */
 	bool gone;
 	bool failed;
@@ -375,7 +390,7 @@ struct npukit_device {
  * chunk in npukit_job.c.
  */
 static inline u32 npukit_io_read(struct npukit_device *nd,
-				 enum npukit_sim_space space, u32 off)
+				 enum npukit_space space, u32 off)
 {
 	struct npukit_io *io = &nd->io;
 	u32 val;
@@ -383,8 +398,8 @@ static inline u32 npukit_io_read(struct npukit_device *nd,
 	io->reads++;
 	io->trusted = io->last_issue;
 	io->last_issue = io->wseq;
-	if (nd->sim)
-		val = npukit_sim_read(nd->sim, space, off);
+	if (nd->backend)
+		val = npukit_backend_read(nd, space, off);
 	else if (space == NPUKIT_SPACE_NPU)
 		val = readl_relaxed(nd->npu + off);
 	else
@@ -393,13 +408,13 @@ static inline u32 npukit_io_read(struct npukit_device *nd,
 }
 
 static inline u64 npukit_io_write(struct npukit_device *nd,
-				  enum npukit_sim_space space, u32 off, u32 val)
+				  enum npukit_space space, u32 off, u32 val)
 {
 	struct npukit_io *io = &nd->io;
 	u64 seq = ++io->wseq;
 
-	if (nd->sim)
-		npukit_sim_write(nd->sim, space, off, val);
+	if (nd->backend)
+		npukit_backend_write(nd, space, off, val);
 	else if (space == NPUKIT_SPACE_NPU)
 		writel_relaxed(val, nd->npu + off);
 	else
@@ -445,8 +460,8 @@ static inline void npukit_npu_read_wait(struct npukit_device *nd, u32 off)
 	io->trusted = io->last_issue;
 	io->last_issue = io->wseq;
 	io->npu_pushed = io->wseq;
-	if (nd->sim) {
-		npukit_sim_read_wait(nd->sim, NPUKIT_SPACE_NPU, off);
+	if (nd->backend) {
+		npukit_backend_read_wait(nd, off);
 	} else {
 		(void)readl_relaxed(nd->npu + off);
 		/* the read before any later access to another slave: above */
@@ -487,39 +502,40 @@ static inline void npukit_io_publish(struct npukit_device *nd)
 	atomic64_set(&nd->stats.mmio_writes, nd->io.wseq);
 }
 
-/* Device time: the model's virtual clock, or CLOCK_MONOTONIC on hardware */
+/* Device time: a backend's (the model's virtual clock), or CLOCK_MONOTONIC */
 static inline u64 npukit_now_ns(struct npukit_device *nd)
 {
-	return nd->sim ? npukit_sim_now(nd->sim) : ktime_get_ns();
+	if (nd->backend)
+		return npukit_backend_now(nd);
+	return ktime_get_ns();
 }
 
 /* Let device time pass without bus traffic */
 static inline void npukit_delay_ns(struct npukit_device *nd, u32 ns)
 {
-	if (nd->sim)
-		npukit_sim_delay(nd->sim, ns);
+	if (nd->backend)
+		npukit_backend_delay(nd, ns);
 	else
 		ndelay(ns);
 }
 
 /*
  * The CPU's share of board time (cache maintenance, copies, system calls,
- * the driver's own code), charged to the model on a simulated instance,
- * beside the work itself. The bus model cannot see it; on hardware it is
- * simply spent.
+ * the driver's own code), charged to a backend's model beside the work
+ * itself. The bus model cannot see it; on hardware it is simply spent.
  */
 static inline void npukit_cpu_work(struct npukit_device *nd,
-				   enum npukit_sim_cpu_item item, u32 n)
+				   enum npukit_cpu_item item, u32 n)
 {
-	if (nd->sim)
-		npukit_sim_cpu(nd->sim, item, n);
+	if (nd->backend)
+		npukit_backend_cpu_work(nd, item, n);
 }
 
 /* One dma_sync_single_*() over @bytes of a DMA buffer */
 static inline void npukit_cpu_sync(struct npukit_device *nd, size_t bytes)
 {
-	if (nd->sim)
-		npukit_sim_cpu_sync(nd->sim, bytes);
+	if (nd->backend)
+		npukit_backend_cpu_sync(nd, bytes);
 }
 
 /* npukit_lock.c */
@@ -572,8 +588,7 @@ void npukit_check_idle(struct npukit_device *nd);
 int npukit_get_pl_reset(struct npukit_device *nd);
 
 /* npukit_irq.c */
-int npukit_irq_init(struct npukit_device *nd, struct platform_device *pdev,
-		    bool sim_irq);
+int npukit_irq_init(struct npukit_device *nd, struct platform_device *pdev);
 u32 npukit_irq_dmacr(const struct npukit_device *nd, u32 chan);
 bool npukit_irq_sleep(struct npukit_device *nd, u32 chan, u64 max_ns);
 u32 npukit_irq_take_error(struct npukit_device *nd);
@@ -592,9 +607,6 @@ int npukit_copy_args(void *dst, size_t ksize, void __user *uarg);
 
 /* npukit_job.c */
 int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg);
-
-/* npukit_legacy.c */
-void npukit_legacy_debugfs(struct npukit_device *nd);
 
 /* npukit_debugfs.c */
 void npukit_debugfs_init(void);

@@ -16,39 +16,18 @@
  * with interrupts it still polls each wait first and sleeps on the
  * interrupt only past a polling budget (npukit_hw.c, npukit_irq.c).
  *
- * Module parameters (all unsafe: setting them taints the kernel):
- *   sim_devices=N   0..8: also create N simulated NpuKits ("npukit-sim"
- *                   platform devices bound to this driver; GET_INFO
- *                   reports NPUKIT_BACKEND_SIMULATED and the kernel log
- *                   says so). Never created on their own.
- *   sim_bad_id=1    simulated NpuKits read ID 0, as a fabric without the
- *                   bitstream does: their probe fails with -ENODEV.
- *   sim_irq=1       simulated NpuKits deliver the AXI DMA's interrupts, as
- *                   a bitstream wiring both to IRQ_F2P (npukit_sim.c).
- *   sim_idle_lag=C, sim_overtake=C, sim_first_beat=C
- *                   simulated NpuKits' bus and DMA timing, in cycles
- *                   (struct npukit_sim_timing): MM2S Idle after the last
- *                   beat, DMA writes overtaking NPU writes, the first MM2S
- *                   beat after LENGTH. Also per instance in debugfs.
- *   sim_npu_lag=C   writes to the NPU land C cycles late (0..1000).
- *   sim_stall_us=U  every simulated DMA transfer starts U us late (0..1000):
- *                   waits overrun their polling budget and sleep.
- *   sim_preempt_ms=M, sim_preempt_one_in=R, sim_preempt_sleep=1
- *                   the simulated CPU loses the processor for M ms
- *                   (0..100) at one in R register and clock reads, at
- *                   random; with sim_preempt_sleep the thread really
- *                   sleeps where it may (npukit_sim_stall.c).
+ * npukit.ko has no module parameter and binds hardware only. Instances
+ * without hardware are another module's: npukit_backend_probe() creates
+ * one over a backend's register accessors (npukit_backend.h), as
+ * npukit_sim.ko does for the simulated NpuKit (npukit_sim_main.c, where
+ * its sim_* parameters are); GET_INFO reports those as
+ * NPUKIT_BACKEND_SIMULATED, and the kernel log says so.
  *
  * Device nodes: /dev/npukit0, /dev/npukit1, ... in probe order.
  * sysfs: /sys/class/misc/npukitN/, the attributes of npukit_sysfs.c,
  * among them the root-only "reset".
  * Debugfs: /sys/kernel/debug/npukit/npukitN/stats, state, reset,
- * auto_recover and, on
- * simulated instances, the fault knobs dma_error, hang, slow, reset_line
- * and pl_reset, the timing knobs idle_lag, overtake, first_beat, npu_lag
- * and stall_us, the preemption knobs preempt_ms, preempt_one_in and
- * preempt_sleep, and the interrupt knobs irq_lose and irq_spurious
- * (npukit_debugfs.c).
+ * auto_recover and what a backend adds (npukit_debugfs.c).
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -73,41 +52,7 @@
 #error "build with the repository's Kbuild"
 #endif
 
-#define NPUKIT_SIM_MAX		8
-#define NPUKIT_SIM_NAME		"npukit-sim"
-
-static unsigned int sim_devices;
-module_param_unsafe(sim_devices, uint, 0444);
-MODULE_PARM_DESC(sim_devices, "Number of simulated NpuKits to create (0..8; testing only)");
-
-static bool sim_bad_id;
-module_param_unsafe(sim_bad_id, bool, 0444);
-MODULE_PARM_DESC(sim_bad_id, "Simulated NpuKits read a wrong ID (probe fails; testing only)");
-
-static bool sim_irq;
-module_param_unsafe(sim_irq, bool, 0444);
-MODULE_PARM_DESC(sim_irq, "Simulated NpuKits deliver the DMA's interrupts (testing only)");
-
-static struct npukit_sim_timing sim_timing = NPUKIT_SIM_TIMING_DEFAULT;
-module_param_named_unsafe(sim_idle_lag, sim_timing.idle_lag, uint, 0444);
-MODULE_PARM_DESC(sim_idle_lag, "Simulated MM2S: cycles from the last beat to Idle (0..100; testing only)");
-module_param_named_unsafe(sim_overtake, sim_timing.overtake, uint, 0444);
-MODULE_PARM_DESC(sim_overtake, "Simulated bus: cycles a DMA register write may overtake an NPU one (0..20; testing only)");
-module_param_named_unsafe(sim_first_beat, sim_timing.first_beat, uint, 0444);
-MODULE_PARM_DESC(sim_first_beat, "Simulated MM2S: cycles from LENGTH to the first beat (0..100; testing only)");
-module_param_named_unsafe(sim_npu_lag, sim_timing.npu_lag, uint, 0444);
-MODULE_PARM_DESC(sim_npu_lag, "Simulated bus: extra cycles before a write lands in the NPU (0..1000; testing only)");
-module_param_named_unsafe(sim_stall_us, sim_timing.stall_us, uint, 0444);
-MODULE_PARM_DESC(sim_stall_us, "Simulated DMA: microseconds before every transfer starts (0..1000; testing only)");
-module_param_named_unsafe(sim_preempt_ms, sim_timing.preempt_ms, uint, 0444);
-MODULE_PARM_DESC(sim_preempt_ms, "Simulated CPU: milliseconds a preemption of the poller lasts (0..100; testing only)");
-module_param_named_unsafe(sim_preempt_one_in, sim_timing.preempt_one_in, uint, 0444);
-MODULE_PARM_DESC(sim_preempt_one_in, "Simulated CPU: preempted at one in this many register and clock reads (0: never; testing only)");
-module_param_named_unsafe(sim_preempt_sleep, sim_timing.preempt_sleep, bool, 0444);
-MODULE_PARM_DESC(sim_preempt_sleep, "Simulated CPU: a preemption really sleeps where the thread may (testing only)");
-
 static DEFINE_IDA(npukit_ida);
-static struct platform_device *npukit_sim_pdevs[NPUKIT_SIM_MAX];
 
 /**
  * npukit_copy_args - copy a size-first ioctl argument in
@@ -144,7 +89,8 @@ static int npukit_ioctl_get_info(struct npukit_device *nd, void __user *uarg)
 	info.ip_version = nd->ip_version;
 	info.ip_features = nd->ip_features;
 	info.array_n = nd->array_n;
-	info.backend = nd->sim ? NPUKIT_BACKEND_SIMULATED :
+	/* only a backend module (npukit_sim.ko) creates instances that aren't */
+	info.backend = nd->backend ? NPUKIT_BACKEND_SIMULATED :
 		       NPUKIT_BACKEND_HARDWARE;
 	info.max_kicks = NPUKIT_MAX_KICKS;
 	info.max_results = NPUKIT_MAX_RESULTS;
@@ -185,16 +131,23 @@ static void npukit_release_device(struct kref *ref)
 {
 	struct npukit_device *nd = container_of(ref, struct npukit_device, ref);
 
-	npukit_sim_destroy(nd->sim);
+	if (nd->backend)
+		nd->backend->release(nd->backend_priv);
 	kfree(nd);
 }
 
-/* misc_open() holds misc_mtx: this cannot race with misc_deregister() */
+/*
+ * misc_open() holds misc_mtx: this cannot race with misc_deregister().
+ * An open file keeps a backend's module, whose code the instance calls
+ * until its last file is closed (npukit_release_device()).
+ */
 static int npukit_open(struct inode *inode, struct file *file)
 {
 	struct npukit_device *nd = container_of(file->private_data,
 						struct npukit_device, misc);
 
+	if (nd->backend && !try_module_get(nd->backend->owner))
+		return -ENODEV;
 	kref_get(&nd->ref);
 	file->private_data = nd;
 	return 0;
@@ -203,8 +156,10 @@ static int npukit_open(struct inode *inode, struct file *file)
 static int npukit_release(struct inode *inode, struct file *file)
 {
 	struct npukit_device *nd = file->private_data;
+	struct module *owner = nd->backend ? nd->backend->owner : NULL;
 
 	kref_put(&nd->ref, npukit_release_device);
+	module_put(owner);
 	return 0;
 }
 
@@ -309,9 +264,9 @@ static int npukit_alloc_buffers(struct npukit_device *nd)
 	if (ret)
 		return ret;
 	/*
-	 * Bidirectional only because the simulator, writing as the device
-	 * through the CPU mapping, cleans what it wrote to memory; the
-	 * driver itself only ever syncs it DMA_FROM_DEVICE.
+	 * Bidirectional only because a backend (the simulator), writing as
+	 * the device through the CPU mapping, cleans what it wrote to
+	 * memory; the driver itself only ever syncs it DMA_FROM_DEVICE.
 	 */
 	nd->rx = dma_alloc_noncoherent(nd->dev, NPUKIT_RX_BYTES, &nd->rx_dma,
 				       DMA_BIDIRECTIONAL, GFP_KERNEL);
@@ -320,12 +275,13 @@ static int npukit_alloc_buffers(struct npukit_device *nd)
 	ret = devm_add_action_or_reset(nd->dev, npukit_free_rx, nd);
 	if (ret)
 		return ret;
-	if (nd->sim) {
-		ret = npukit_sim_add_window(nd->sim, nd->tx_dma, nd->tx,
-					    NPUKIT_TX_BYTES);
+	if (nd->backend) {
+		ret = nd->backend->add_window(nd->backend_priv, nd->tx_dma,
+					      nd->tx, NPUKIT_TX_BYTES);
 		if (!ret)
-			ret = npukit_sim_add_window(nd->sim, nd->rx_dma, nd->rx,
-						    NPUKIT_RX_BYTES);
+			ret = nd->backend->add_window(nd->backend_priv,
+						      nd->rx_dma, nd->rx,
+						      NPUKIT_RX_BYTES);
 	}
 	return ret;
 }
@@ -353,39 +309,31 @@ static int npukit_register(struct npukit_device *nd)
 	return 0;
 }
 
-static int npukit_probe(struct platform_device *pdev)
+/* The instance, referenced by @dev's binding until it is unbound */
+static struct npukit_device *npukit_alloc(struct device *dev)
 {
-	const struct platform_device_id *id = platform_get_device_id(pdev);
-	struct device *dev = &pdev->dev;
 	struct npukit_device *nd;
-	int ret;
 
 	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
 	if (!nd)
-		return -ENOMEM;
+		return NULL;
 	kref_init(&nd->ref);
 	npukit_lock_init(&nd->lock);
 	atomic64_set(&nd->held_bytes, 0);
 	init_waitqueue_head(&nd->held_wq);
 	nd->dev = dev;
-	ret = devm_add_action_or_reset(dev, npukit_put_action, nd);
-	if (ret)
-		return ret;
+	if (devm_add_action_or_reset(dev, npukit_put_action, nd))
+		return NULL;
+	return nd;
+}
 
-	if (id && id->driver_data) {
-		nd->sim = npukit_sim_create(dev, sim_bad_id);
-		if (!nd->sim)
-			return -ENOMEM;
-		npukit_sim_set_timing(nd->sim, &sim_timing);
-	} else {
-		ret = npukit_map_hw(nd, pdev);
-		if (ret)
-			return ret;
-		ret = npukit_get_pl_reset(nd);
-		if (ret)
-			return ret;
-	}
-	ret = npukit_irq_init(nd, pdev, sim_irq);
+/* Registers mapped or backend set: probe what is there, give it a node */
+static int npukit_bring_up(struct npukit_device *nd,
+			   struct platform_device *pdev)
+{
+	int ret;
+
+	ret = npukit_irq_init(nd, pdev);
 	if (ret)
 		return ret;
 	ret = npukit_alloc_buffers(nd);
@@ -407,25 +355,117 @@ static int npukit_probe(struct platform_device *pdev)
 	ret = npukit_register(nd);
 	if (ret)
 		return ret;
-	platform_set_drvdata(pdev, nd);
+	dev_set_drvdata(nd->dev, nd);
 	npukit_announce_start(nd);
-
-	if (nd->sim)
-		dev_warn(dev, "%s: SIMULATED NpuKit (module parameter sim_devices), not hardware; %s\n",
-			 nd->name, nd->nirqs ? "simulated DMA interrupts" :
-			 "polled");
-	else
-		dev_info(dev, "%s: NpuKit IP version %#x, features %#x; %s%s%s\n",
-			 nd->name, nd->ip_version, nd->ip_features,
-			 nd->nirqs ? "interrupts:" : "no interrupt, polled",
-			 nd->irq_chans & NPUKIT_CHAN_MM2S ? " mm2s" : "",
-			 nd->irq_chans & NPUKIT_CHAN_S2MM ? " s2mm" : "");
 	return 0;
 }
 
-static void npukit_remove_device(struct platform_device *pdev)
+static int npukit_probe(struct platform_device *pdev)
 {
-	struct npukit_device *nd = platform_get_drvdata(pdev);
+	struct device *dev = &pdev->dev;
+	struct npukit_device *nd;
+	int ret;
+
+	nd = npukit_alloc(dev);
+	if (!nd)
+		return -ENOMEM;
+	ret = npukit_map_hw(nd, pdev);
+	if (ret)
+		return ret;
+	ret = npukit_get_pl_reset(nd);
+	if (ret)
+		return ret;
+	ret = npukit_bring_up(nd, pdev);
+	if (ret)
+		return ret;
+	dev_info(dev, "%s: NpuKit IP version %#x, features %#x; %s%s%s\n",
+		 nd->name, nd->ip_version, nd->ip_features,
+		 nd->nirqs ? "interrupts:" : "no interrupt, polled",
+		 nd->irq_chans & NPUKIT_CHAN_MM2S ? " mm2s" : "",
+		 nd->irq_chans & NPUKIT_CHAN_S2MM ? " s2mm" : "");
+	return 0;
+}
+
+/**
+ * npukit_backend_probe - create an NpuKit instance over a backend
+ * @dev: the device it belongs to, being bound by the backend's driver: the
+ *	instance's resources are device-managed (devm) on it, and its DMA
+ *	buffers allocated for it
+ * @ops: the backend's operations; every one is required but @set_irq,
+ *	@debugfs and @show_stats
+ * @priv: their first argument. From this call on it is the instance's:
+ *	@ops->release() frees it, also when the probe fails.
+ *
+ * The instance is probed as hardware is (ID, version, known-answer kick)
+ * and gets its /dev/npukitN; GET_INFO reports %NPUKIT_BACKEND_SIMULATED.
+ * The backend's driver calls npukit_backend_remove() from its remove.
+ *
+ * Return: 0, or an errno (-ENODEV when the backend's ID is not NpuKit's).
+ */
+int npukit_backend_probe(struct device *dev,
+			 const struct npukit_backend_ops *ops, void *priv)
+{
+	struct npukit_device *nd;
+	int ret;
+
+	nd = npukit_alloc(dev);
+	if (!nd) {
+		ops->release(priv);
+		return -ENOMEM;
+	}
+	nd->backend = ops;
+	nd->backend_priv = priv;
+	ret = npukit_bring_up(nd, NULL);
+	if (ret)
+		return ret;
+	dev_warn(dev, "%s: SIMULATED NpuKit (%s), not hardware; %s\n",
+		 nd->name, module_name(ops->owner),
+		 nd->nirqs ? "simulated DMA interrupts" : "polled");
+	return 0;
+}
+EXPORT_SYMBOL_GPL(npukit_backend_probe);
+
+/**
+ * npukit_backend_exclusive - run a backend's own register sequence
+ * @nd: an instance npukit_backend_probe() made
+ * @fn: the sequence, called with the device locked: between two sums of
+ *	any batch, so it finds no accumulator in use. It may use the
+ *	register accessors of npukit_dev.h and the DMA buffers.
+ * @arg: its second argument
+ *
+ * Afterwards the device is put back into a state the protocol knows:
+ * recovered (npukit_recover()) when @fn failed, else its protocol state
+ * restarted.
+ *
+ * Return: what @fn returned; -EINTR on a fatal signal while waiting for
+ * the device, -ENODEV when it is gone, -EIO when it is failed.
+ */
+int npukit_backend_exclusive(struct npukit_device *nd,
+			     int (*fn)(struct npukit_device *nd, void *arg),
+			     void *arg)
+{
+	int ret;
+
+	if (npukit_lock_killable(nd))
+		return -EINTR;
+	if (nd->gone || nd->failed) {
+		ret = nd->gone ? -ENODEV : -EIO;
+	} else {
+		ret = fn(nd, arg);
+		if (ret)
+			npukit_recover(nd);
+		else
+			npukit_hw_restart(nd);
+	}
+	npukit_io_publish(nd);
+	npukit_unlock_device(nd);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(npukit_backend_exclusive);
+
+static void npukit_remove_device(struct device *dev)
+{
+	struct npukit_device *nd = dev_get_drvdata(dev);
 
 	/* a running batch stops at its next chunk, with -ENODEV */
 	WRITE_ONCE(nd->gone, true);
@@ -440,16 +480,30 @@ static void npukit_remove_device(struct platform_device *pdev)
 	ida_free(&npukit_ida, nd->id);
 }
 
+/**
+ * npukit_backend_remove - remove an instance npukit_backend_probe() made
+ * @dev: its device, being unbound
+ *
+ * Its node goes, a batch running on it stops at its next chunk; open
+ * files get -ENODEV until closed, and the last close releases the
+ * backend's priv (&npukit_backend_ops.release).
+ */
+void npukit_backend_remove(struct device *dev)
+{
+	npukit_remove_device(dev);
+}
+EXPORT_SYMBOL_GPL(npukit_backend_remove);
+
 /* platform_driver.remove returns void from 6.11 */
 #if NPUKIT_KVER >= 6011
 static void npukit_remove(struct platform_device *pdev)
 {
-	npukit_remove_device(pdev);
+	npukit_remove_device(&pdev->dev);
 }
 #else
 static int npukit_remove(struct platform_device *pdev)
 {
-	npukit_remove_device(pdev);
+	npukit_remove_device(&pdev->dev);
 	return 0;
 }
 #endif
@@ -461,59 +515,14 @@ static const struct of_device_id npukit_of_match[] = {
 };
 MODULE_DEVICE_TABLE(of, npukit_of_match);
 
-static const struct platform_device_id npukit_ids[] = {
-	{ .name = NPUKIT_SIM_NAME, .driver_data = 1 },
-	{ }
-};
-
 static struct platform_driver npukit_driver = {
 	.probe = npukit_probe,
 	.remove = npukit_remove,
-	.id_table = npukit_ids,
 	.driver = {
 		.name = "npukit",
 		.of_match_table = npukit_of_match,
 	},
 };
-
-static void npukit_sim_devices_del(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < NPUKIT_SIM_MAX; i++) {
-		platform_device_unregister(npukit_sim_pdevs[i]);
-		npukit_sim_pdevs[i] = NULL;
-	}
-}
-
-static int npukit_sim_devices_add(void)
-{
-	struct platform_device_info info = {
-		.name = NPUKIT_SIM_NAME,
-		.dma_mask = DMA_BIT_MASK(32),
-	};
-	struct platform_device *pdev;
-	unsigned int i;
-
-	if (sim_devices > NPUKIT_SIM_MAX) {
-		pr_err("npukit: sim_devices=%u, at most %u\n", sim_devices,
-		       NPUKIT_SIM_MAX);
-		return -EINVAL;
-	}
-	if (sim_devices)
-		pr_warn("npukit: creating %u SIMULATED NpuKit device(s): not hardware\n",
-			sim_devices);
-	for (i = 0; i < sim_devices; i++) {
-		info.id = i;
-		pdev = platform_device_register_full(&info);
-		if (IS_ERR(pdev)) {
-			npukit_sim_devices_del();
-			return PTR_ERR(pdev);
-		}
-		npukit_sim_pdevs[i] = pdev;
-	}
-	return 0;
-}
 
 static int __init npukit_init(void)
 {
@@ -523,13 +532,8 @@ static int __init npukit_init(void)
 	ret = platform_driver_register(&npukit_driver);
 	if (ret)
 		goto err_debugfs;
-	ret = npukit_sim_devices_add();
-	if (ret)
-		goto err_driver;
 	return 0;
 
-err_driver:
-	platform_driver_unregister(&npukit_driver);
 err_debugfs:
 	npukit_debugfs_exit();
 	return ret;
@@ -538,14 +542,13 @@ module_init(npukit_init);
 
 static void __exit npukit_exit(void)
 {
-	npukit_sim_devices_del();
 	platform_driver_unregister(&npukit_driver);
 	npukit_debugfs_exit();
 	ida_destroy(&npukit_ida);
 }
 module_exit(npukit_exit);
 
-MODULE_DESCRIPTION("NpuKit int8 8x8 systolic-array NPU (PYNQ-Z2) and its simulator");
+MODULE_DESCRIPTION("NpuKit int8 8x8 systolic-array NPU (PYNQ-Z2)");
 MODULE_AUTHOR("The npukit authors");
 MODULE_LICENSE("GPL");
 /* dkms.conf's PACKAGE_VERSION; /sys/module/npukit/version, ttpu-run --info */

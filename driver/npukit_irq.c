@@ -19,10 +19,12 @@
  * run while the batch's thread does: its accesses are not in SUBMIT's MMIO
  * counters, and it never changes what the protocol trusts.
  *
- * On a simulated instance with sim_irq=1 the model raises the very same
- * handler from a hard hrtimer on each rising edge of the DMA's interrupt
- * output (npukit_sim.c); npukit_irq_sync() then takes back a delivery
- * still pending and runs it, rather than wait for a timer interrupt.
+ * On an instance over a backend that delivers interrupts (npukit_sim.ko
+ * with sim_irq=1) the backend raises the very same handler, one line for
+ * both channels (the simulator: from a hard hrtimer on each rising edge of
+ * the DMA's interrupt output); npukit_irq_sync() then has it take back a
+ * delivery still pending and run it, rather than wait for a timer
+ * interrupt.
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -47,15 +49,15 @@ static u32 npukit_chan_cr(u32 chan)
 
 static u32 npukit_irq_rd(struct npukit_device *nd, u32 off)
 {
-	if (nd->sim)
-		return npukit_sim_read(nd->sim, NPUKIT_SPACE_DMA, off);
+	if (nd->backend)
+		return nd->backend->read(nd->backend_priv, NPUKIT_SPACE_DMA, off);
 	return readl(nd->dma + off);
 }
 
 static void npukit_irq_wr(struct npukit_device *nd, u32 off, u32 val)
 {
-	if (nd->sim)
-		npukit_sim_write(nd->sim, NPUKIT_SPACE_DMA, off, val);
+	if (nd->backend)
+		nd->backend->write(nd->backend_priv, NPUKIT_SPACE_DMA, off, val);
 	else
 		writel(val, nd->dma + off);
 }
@@ -110,13 +112,11 @@ static struct npukit_irq *npukit_irq_line(struct npukit_device *nd, int irq)
 /**
  * npukit_irq_init - find and request the DMA's interrupts, at probe
  * @nd: the device, its registers mapped
- * @pdev: its platform device
- * @sim_irq: on a simulated instance, let the model deliver interrupts
+ * @pdev: its platform device; NULL for an instance over a backend
  *
  * Return: 0 (also with no interrupt: the driver then polls), or an errno.
  */
-int npukit_irq_init(struct npukit_device *nd, struct platform_device *pdev,
-		    bool sim_irq)
+int npukit_irq_init(struct npukit_device *nd, struct platform_device *pdev)
 {
 	struct npukit_irq *line;
 	unsigned int i;
@@ -126,14 +126,16 @@ int npukit_irq_init(struct npukit_device *nd, struct platform_device *pdev,
 	atomic_set(&nd->irq_err, 0);
 	atomic64_set(&nd->irq_count, 0);
 	atomic64_set(&nd->irq_errors, 0);
-	if (nd->sim) {
-		if (!sim_irq)
-			return 0;
-		line = &nd->irqs[nd->nirqs++];
+	if (nd->backend) {
+		line = &nd->irqs[0];
 		line->nd = nd;
 		line->chans = NPUKIT_CHAN_BOTH;
-		nd->irq_chans = NPUKIT_CHAN_BOTH;
-		npukit_sim_set_irq(nd->sim, npukit_irq_handler, line);
+		if (nd->backend->set_irq &&
+		    nd->backend->set_irq(nd->backend_priv, npukit_irq_handler,
+					 line)) {
+			nd->nirqs = 1;
+			nd->irq_chans = NPUKIT_CHAN_BOTH;
+		}
 		return 0;
 	}
 	for (i = 0; i < NPUKIT_IRQS; i++) {
@@ -200,15 +202,16 @@ u32 npukit_irq_take_error(struct npukit_device *nd)
 }
 
 /**
- * npukit_irq_sync - wait for a running (or, simulated, raised) handler
+ * npukit_irq_sync - wait for a running (or, on a backend, raised) handler
  * @nd: the device
  */
 void npukit_irq_sync(struct npukit_device *nd)
 {
 	unsigned int i;
 
-	if (nd->sim) {
-		npukit_sim_irq_sync(nd->sim);
+	if (nd->backend) {
+		if (nd->nirqs)
+			nd->backend->irq_sync(nd->backend_priv);
 		return;
 	}
 	for (i = 0; i < nd->nirqs; i++)
@@ -216,7 +219,7 @@ void npukit_irq_sync(struct npukit_device *nd)
 }
 
 /**
- * npukit_sleep_range - sleep; on a simulated instance the board's time
+ * npukit_sleep_range - sleep; on a backend's model the board's time
  *	passes meanwhile, as it would on hardware
  * @nd: the device
  * @min_us: as usleep_range()
@@ -225,11 +228,11 @@ void npukit_irq_sync(struct npukit_device *nd)
 void npukit_sleep_range(struct npukit_device *nd, unsigned long min_us,
 			unsigned long max_us)
 {
-	if (nd->sim)
-		npukit_sim_sleep_begin(nd->sim);
+	if (nd->backend)
+		nd->backend->sleep_begin(nd->backend_priv);
 	usleep_range(min_us, max_us);
-	if (nd->sim)
-		npukit_sim_sleep_end(nd->sim);
+	if (nd->backend)
+		nd->backend->sleep_end(nd->backend_priv);
 }
 
 /**
@@ -261,13 +264,13 @@ bool npukit_irq_sleep(struct npukit_device *nd, u32 chan, u64 max_ns)
 	if (!(sr & (NPUKIT_DMASR_IDLE | NPUKIT_DMASR_HALTED |
 		    NPUKIT_DMASR_ERRORS))) {
 		atomic64_inc(&nd->stats.irq_waits);
-		if (nd->sim)
-			npukit_sim_sleep_begin(nd->sim);
+		if (nd->backend)
+			nd->backend->sleep_begin(nd->backend_priv);
 		if (!wait_event_hrtimeout(nd->irq_wq, READ_ONCE(nd->irq_fired),
 					  ns_to_ktime(max_ns)))
 			atomic64_inc(&nd->stats.irq_wakeups);
-		if (nd->sim)
-			npukit_sim_sleep_end(nd->sim);
+		if (nd->backend)
+			nd->backend->sleep_end(nd->backend_priv);
 		slept = true;
 	}
 	npukit_dma_write(nd, cr_off, cr);

@@ -65,7 +65,9 @@
 
 static bool npukit_has_pl_reset(struct npukit_device *nd)
 {
-	return nd->sim ? npukit_sim_has_reset_line(nd->sim) : !!nd->pl_reset;
+	if (nd->backend)
+		return nd->backend->has_reset_line(nd->backend_priv);
+	return !!nd->pl_reset;
 }
 
 /* Reset the programmable logic: the NPU and its DMA, streams included. */
@@ -73,8 +75,8 @@ static int npukit_pl_reset(struct npukit_device *nd)
 {
 	int ret;
 
-	if (nd->sim) {
-		npukit_sim_pl_reset(nd->sim);
+	if (nd->backend) {
+		nd->backend->pl_reset(nd->backend_priv);
 	} else {
 		ret = reset_control_assert(nd->pl_reset);
 		if (ret)

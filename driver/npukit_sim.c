@@ -244,7 +244,7 @@ struct sim_write {
 	u64 land;
 	u32 off;
 	u32 val;
-	enum npukit_sim_space space;
+	enum npukit_space space;
 };
 
 struct sim_chan {
@@ -939,7 +939,7 @@ static enum hrtimer_restart sim_timer(struct hrtimer *timer)
 	return ret;
 }
 
-static u32 sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
+static u32 sim_read(struct npukit_sim *sim, enum npukit_space space,
 		    u32 off, bool wait)
 {
 	bool can_sleep = preemptible();
@@ -1001,7 +1001,7 @@ static u32 sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
  *
  * Return: the register value.
  */
-u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
+u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_space space,
 		    u32 off)
 {
 	return sim_read(sim, space, off, false);
@@ -1019,7 +1019,7 @@ u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
  *
  * Return: the register value.
  */
-u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_sim_space space,
+u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_space space,
 			 u32 off)
 {
 	return sim_read(sim, space, off, true);
@@ -1037,7 +1037,7 @@ u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_sim_space space,
  * earlier one to the DMA; the CPU stalls only when the write queue is
  * full.
  */
-void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
+void npukit_sim_write(struct npukit_sim *sim, enum npukit_space space,
 		      u32 off, u32 val)
 {
 	struct sim_write *w;
@@ -1228,7 +1228,7 @@ void npukit_sim_counters(struct npukit_sim *sim,
  *
  * Kept apart from the bus clock, which does not move: see %SIM_CPU_*_PS.
  */
-void npukit_sim_cpu(struct npukit_sim *sim, enum npukit_sim_cpu_item item,
+void npukit_sim_cpu(struct npukit_sim *sim, enum npukit_cpu_item item,
 		    u32 n)
 {
 	unsigned long flags;

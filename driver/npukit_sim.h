@@ -11,19 +11,12 @@
 #include <linux/interrupt.h>
 #include <linux/types.h>
 
+#include "npukit_backend.h"
+
 struct device;
 struct dentry;
+struct npukit_device;
 struct npukit_sim;
-
-/**
- * enum npukit_sim_space - which register block an access targets
- * @NPUKIT_SPACE_NPU: the NPU's AXI4-Lite slave
- * @NPUKIT_SPACE_DMA: the AXI DMA's register block
- */
-enum npukit_sim_space {
-	NPUKIT_SPACE_NPU,
-	NPUKIT_SPACE_DMA,
-};
 
 /**
  * struct npukit_sim_counters - what the model measured
@@ -41,32 +34,6 @@ struct npukit_sim_counters {
 	u64 gemm_runs;
 	u64 gemm_ns;
 	u64 dropped;
-};
-
-/**
- * enum npukit_sim_cpu_item - CPU work the bus model does not see
- * @NPUKIT_CPU_SYSCALL: one system call's entry and exit (an ioctl)
- * @NPUKIT_CPU_SYNC: one cache maintenance call over a range: the call
- *	chain, its barriers and the PL310's cache sync
- * @NPUKIT_CPU_LINE: one 32-byte line cleaned or invalidated in L1 and L2
- * @NPUKIT_CPU_COPY: one byte copied by the CPU (user copies, staging)
- * @NPUKIT_CPU_KICK: the driver's own code for one kick
- * @NPUKIT_CPU_READBACK: the driver's own code for one read-back, beyond
- *	the kick's
- * @NPUKIT_CPU_HOST_KICK: the C++ host's own code for one kick
- * @NPUKIT_CPU_PAGE: one page of a batch's memory pinned and unpinned
- * @NPUKIT_CPU_ITEMS: how many there are
- */
-enum npukit_sim_cpu_item {
-	NPUKIT_CPU_SYSCALL,
-	NPUKIT_CPU_SYNC,
-	NPUKIT_CPU_LINE,
-	NPUKIT_CPU_COPY,
-	NPUKIT_CPU_KICK,
-	NPUKIT_CPU_READBACK,
-	NPUKIT_CPU_HOST_KICK,
-	NPUKIT_CPU_PAGE,
-	NPUKIT_CPU_ITEMS,
 };
 
 /**
@@ -136,11 +103,11 @@ struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id);
 void npukit_sim_destroy(struct npukit_sim *sim);
 int npukit_sim_add_window(struct npukit_sim *sim, dma_addr_t addr, void *cpu,
 			  size_t size);
-u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space,
+u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_space space,
 		    u32 off);
-u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_sim_space space,
+u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_space space,
 			 u32 off);
-void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space,
+void npukit_sim_write(struct npukit_sim *sim, enum npukit_space space,
 		      u32 off, u32 val);
 u64 npukit_sim_now(struct npukit_sim *sim);
 void npukit_sim_delay(struct npukit_sim *sim, u32 ns);
@@ -150,7 +117,7 @@ void npukit_sim_sleep_end(struct npukit_sim *sim);
 void npukit_sim_irq_sync(struct npukit_sim *sim);
 void npukit_sim_counters(struct npukit_sim *sim,
 			 struct npukit_sim_counters *out);
-void npukit_sim_cpu(struct npukit_sim *sim, enum npukit_sim_cpu_item item,
+void npukit_sim_cpu(struct npukit_sim *sim, enum npukit_cpu_item item,
 		    u32 n);
 void npukit_sim_cpu_sync(struct npukit_sim *sim, size_t bytes);
 void npukit_sim_cpu_counters(struct npukit_sim *sim,
@@ -167,5 +134,8 @@ u64 npukit_sim_preempt(struct npukit_sim_preempt *p,
 		       bool can_sleep);
 void npukit_sim_preempt_debugfs(struct npukit_sim_preempt *p,
 				struct npukit_sim_timing *t, struct dentry *dir);
+
+/* npukit_sim_legacy.c */
+void npukit_legacy_debugfs(struct npukit_device *nd, struct dentry *dir);
 
 #endif /* _NPUKIT_SIM_H */

@@ -65,8 +65,9 @@ static DEVICE_ATTR_RO(array_n);
 static ssize_t backend_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	return sysfs_emit(buf, "%s\n",
-			  npukit_from_dev(dev)->sim ? "simulated" : "hardware");
+	struct npukit_device *nd = npukit_from_dev(dev);
+
+	return sysfs_emit(buf, "%s\n", nd->backend ? "simulated" : "hardware");
 }
 static DEVICE_ATTR_RO(backend);
 

@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: MIT
 # The kernel module.
 #   make module KDIR=<kernel build tree> [ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-]
-#       builds $(BUILD)/module/npukit.ko (default KDIR: the running kernel's).
+#       builds $(BUILD)/module/npukit.ko and npukit_sim.ko, the simulated
+#       NpuKit for tests (default KDIR: the running kernel's).
 #   make check-kernel   (part of `make check`) the static checks: the module
 #       builds with W=1 and sparse (C=1) without a single "warning:" against
 #       Debian's 6.1 headers (installed), its 6.12 headers and Debian 11's
 #       5.10 headers for amd64 and, cross-compiled, for armhf (armmp; 5.10 is
 #       the oldest line supported, the PYNQ-Z2 images run 5.15; the last
-#       three unpacked by scripts/kernel-headers, not installed), the
+#       three unpacked by scripts/kernel-headers, not installed), both
+#       modules each time; the 6.1 npukit.ko holds no simulator (no sim_*
+#       parameter or symbol), npukit_sim.ko every sim_* parameter; the
 #       docs state that range, checkpatch --strict is clean on every file of
 #       driver/ and uapi/, and kernel-doc (with KBUILD_EXTRA_WARN=2) finds
 #       nothing wrong in their doc comments.
@@ -51,6 +54,21 @@ kmod-build = $(call kmod-copy,$$dir); \
 		grep -E 'warning:|error:' $$dir.log | sed 's/^/\# /' >>$$log; \
 	fi
 
+# $(call kmod-nosim,DIR,TAG): in check-kernel's shell, one TAP line: the
+# production module has no sim_* parameter and no simulator symbol (the
+# model's sim_* functions, npukit_sim_*), npukit_sim.ko has the parameters
+# and depends on npukit.ko.
+kmod-nosim = ko=$(1)/npukit.ko; sko=$(1)/npukit_sim.ko; \
+	parm=$$(modinfo -F parm $$ko 2>&1); syms=$$(nm $$ko 2>&1 | grep -E ' (npukit_)?sim_' | head -n 3); \
+	if [ -f $$ko ] && [ -z "$$parm" ] && [ -z "$$syms" ] && \
+	   modinfo -F parm $$sko | grep -q '^sim_devices:' && \
+	   [ "$$(modinfo -F depends $$sko)" = npukit ]; then \
+		echo "ok $$n npukit.ko ($(2)) has no simulator parameter or symbol; npukit_sim.ko has them, over npukit.ko" >>$$log; \
+	else \
+		echo "not ok $$n npukit.ko ($(2)) carries the simulator, or npukit_sim.ko is not built over it" >>$$log; \
+		echo "$$parm $$syms" | sed 's/^/\# /' >>$$log; \
+	fi
+
 module:
 	@if [ ! -f $(KDIR)/Makefile ]; then \
 		echo "module: no kernel build tree at $(KDIR): install this kernel's headers," \
@@ -58,7 +76,7 @@ module:
 		exit 2; fi
 	@$(call kmod-copy,$(BUILD)/module)
 	$(MAKE) -C $(KDIR) M=$(abspath $(BUILD)/module) $(KMOD_ARGS) modules
-	@echo "module: $(BUILD)/module/npukit.ko"
+	@echo "module: $(BUILD)/module/npukit.ko $(BUILD)/module/npukit_sim.ko"
 
 CHECK_TARGETS += check-kernel
 .PHONY: check-kernel
@@ -68,6 +86,7 @@ check-kernel:
 	for kdir in $(KMOD_HDRS); do \
 		n=$$((n + 1)); tag=$$(basename $$kdir); dir=$(abspath $(BUILD))/kmod/$$tag; \
 		$(call kmod-build,$$kdir,$$tag,modules); \
+		n=$$((n + 1)); $(call kmod-nosim,$$dir,$$tag); \
 	done; \
 	if [ -z "$(KMOD_HDRS)" ]; then n=$$((n + 1)); \
 		echo "ok $$n build # SKIP no /usr/src/linux-headers-6.1.*-amd64 (scripts/deps)" >>$$log; \
@@ -112,14 +131,16 @@ check-kernel:
 # scripts/dkms-install checks dkms and the kernel's build tree before it
 # touches anything, and rolls a failed dkms install back.
 NPUKIT_DKMS_VERSION := 1.0.0
-DKMS_FILES = $(KMOD_SRCS) dkms.conf
+# npukit.ko's sources: the board never builds the simulator (npukit_sim.ko)
+DKMS_FILES = $(filter-out driver/npukit_sim%,$(KMOD_SRCS)) dkms.conf
 .PHONY: dkms-install check-dkms
 dkms-install:
 	scripts/dkms-install $(NPUKIT_DKMS_VERSION) $(DKMS_FILES)
 	$(call npukit-access)
 
 # check-dkms: dkms builds the module from dkms.conf against Debian's 6.1
-# headers, in scratch source and dkms trees (nothing is installed); `make
+# headers, in scratch source and dkms trees (nothing is installed), and it
+# is npukit.ko alone, without a parameter (no simulator); `make
 # dkms-install` without headers, or with a failing build, leaves nothing
 # behind (tests/dkms/install-rollback).
 CHECK_TARGETS += check-dkms
@@ -138,8 +159,9 @@ check-dkms:
 		if dkms build -m npukit -v $(NPUKIT_DKMS_VERSION) -k $$kver --sourcetree $$top/src \
 			--dkmstree $$top/tree >$$top/build.log 2>&1 && \
 		   ko=$$(find $$top/tree -name 'npukit.ko*' | head -n 1) && [ -n "$$ko" ] && \
-		   modinfo -F vermagic $$ko | grep -q "^$$kver "; then \
-			echo "ok 2 dkms builds npukit.ko for $$kver" >>$$log; \
+		   modinfo -F vermagic $$ko | grep -q "^$$kver " && [ -z "$$(modinfo -F parm $$ko)" ] && \
+		   [ -z "$$(find $$top -name 'npukit_sim*.ko*')" ]; then \
+			echo "ok 2 dkms builds npukit.ko for $$kver, without the simulator" >>$$log; \
 		else echo "not ok 2 dkms build for $$kver" >>$$log; sed 's/^/# /' $$top/build.log >>$$log; fi; \
 	fi; \
 	if command -v dkms >/dev/null; then \

@@ -20,8 +20,8 @@ UAPI_TESTS  := $(sort $(patsubst $(UAPI_DIR)/%.c,%,$(wildcard $(UAPI_DIR)/*_test
 UAPI_CFLAGS  = -std=c11 -D_GNU_SOURCE $(WARN) -Wno-missing-prototypes -O2 -g -Iuapi -isystem $(KSELFTEST_DIR)
 BENCHD_DIR  := tests/bench-driver
 BUSYBOX     ?= /bin/busybox
-# The simulated NpuKit, two instances (/dev/npukit0 and 1): the driver's
-# module parameters, see driver/npukit_drv.c.
+# The simulated NpuKit, two instances (/dev/npukit0 and 1): npukit_sim.ko's
+# module parameters (driver/npukit_sim_main.c), loaded after npukit.ko.
 VM_MODARGS  ?= sim_devices=2
 VM_INSTANCES ?= 2
 # Simulated devices reading a wrong ID: probe must fail, the module stay sane.

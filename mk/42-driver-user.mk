@@ -20,16 +20,20 @@
 #                         SIM_CPU_READBACK_PS) stand for
 
 DU_DIR      = $(BUILD)/driver-user
-# What the SUBMIT path needs, with probe and open (npukit_debugfs.c and
-# npukit_legacy.c are left out: tests/driver-user/debugfs_off.c)
-DU_DRIVER   := drv job hw sim sim_stall recover irq sysfs pin lock
+# What the SUBMIT path needs, with probe and open: npukit.ko's files and
+# npukit_sim.ko's (sim, sim_stall, sim_main), each compiled with its
+# module's KBUILD_MODNAME as Kbuild does (npukit_debugfs.c and
+# npukit_sim_legacy.c are left out: tests/driver-user/debugfs_off.c)
+DU_DRIVER   := drv job hw backend sim sim_stall sim_main recover irq sysfs pin lock
+du-modname   = -DKBUILD_MODNAME='"$(if $(filter npukit_sim%,$(1)),npukit_sim,npukit)"'
 DU_OWN      := shim/npukit_shim shim/shim_uaccess shim/shim_dma driver_user debugfs_off
 # Every <linux/...> those files include, each made a one-line include of the
 # shim's header; <linux/ioctl.h> (the UAPI header's) stays the system's.
 DU_LINUX    := atomic bits build_bug capability clk debugfs delay device dma-mapping err fs \
 	highmem hrtimer idr interrupt io jiffies kernel kobject kref ktime lockdep math64 \
 	minmax miscdevice mm module mutex of overflow platform_device preempt reset sched \
-	sched/mm sched/signal slab spinlock stddef string sysfs types uaccess wait workqueue
+	sched/mm sched/signal seq_file slab spinlock stddef string sysfs types uaccess wait \
+	workqueue
 DU_INCLUDE  = $(DU_DIR)/include
 DU_ARM_CC  ?= arm-linux-gnueabihf-gcc
 # Warnings: the kernel's default build has no -Wextra's sign-compare,
@@ -69,7 +73,7 @@ $(DU_INCLUDE)/.stamp: mk/42-driver-user.mk
 
 $(DU_DIR)/x86/driver/%.o: driver/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(DU_X86_CFLAGS) -c -o $@ $<
+	$(CC) $(DU_X86_CFLAGS) $(call du-modname,$*) -c -o $@ $<
 $(DU_DIR)/x86/own/%.o: tests/driver-user/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(DU_X86_CFLAGS) -D_GNU_SOURCE -c -o $@ $<
@@ -78,7 +82,7 @@ $(DU_X86_BIN): tests/driver-user/kick_count.c $(DU_X86_OBJS)
 
 $(DU_DIR)/armhf/driver/%.o: driver/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
-	$(DU_ARM_CC) $(DU_ARM_CFLAGS) -c -o $@ $<
+	$(DU_ARM_CC) $(DU_ARM_CFLAGS) $(call du-modname,$*) -c -o $@ $<
 $(DU_DIR)/armhf/own/%.o: tests/driver-user/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
 	$(DU_ARM_CC) $(DU_ARM_CFLAGS) -D_GNU_SOURCE -c -o $@ $<

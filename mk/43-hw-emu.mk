@@ -16,7 +16,8 @@
 
 HW_DIR      = $(BUILD)/hw-emu
 HW_SRC      := tests/hw-emu
-# The driver's files without the simulator: hwemu_sim.c stands in for it
+# The driver's files without the simulator's model: hwemu_sim.c stands in
+# for npukit_sim.c under npukit_sim.ko's glue (npukit_sim_main.c)
 HW_DRIVER   := $(filter-out sim,$(DU_DRIVER))
 HW_OWN      := axi_dma hwemu_monitor hwemu_sim pg021_driver
 HW_CFLAGS   = $(filter-out -fno-PIE,$(DU_X86_CFLAGS)) -fPIC -D_GNU_SOURCE -I$(HW_SRC)
@@ -30,7 +31,7 @@ HW_VL_DIR   = $(HW_DIR)/verilated
 
 $(HW_DIR)/obj/driver/%.o: driver/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(HW_CFLAGS) -c -o $@ $<
+	$(CC) $(HW_CFLAGS) $(call du-modname,$*) -c -o $@ $<
 $(HW_DIR)/obj/du/%.o: tests/driver-user/%.c $(DU_INCLUDE)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(HW_CFLAGS) -c -o $@ $<

@@ -37,8 +37,8 @@ ZYNQ_SUITES  ?= uapi:uapi-tests:ZYNQ_UAPI_BINS runtime:runtime-tests:RT_BINS \
 # valgrind: the initramfs has neither; test_binary_mutate plans mutated
 # programs bigger than the guest (as VM_SKIP in mk/30-vm.mk).
 ZYNQ_HOST_ONLY ?= runtime/test_gen cli/cli_valgrind_test runtime/test_binary_mutate
-# The simulated NpuKit, two instances like the x86 VM (driver/npukit_drv.c's
-# sim_devices), and the line its probe logs when the ID register is not the
+# The simulated NpuKit, two instances like the x86 VM (npukit_sim.ko's
+# sim_devices, driver/npukit_sim_main.c), and the line its probe logs when the ID register is not the
 # NpuKit's (driver/npukit_hw.c): here the DT node at 0x43c00000 reads 0.
 ZYNQ_SIM_ARGS   ?= sim_devices=2
 ZYNQ_REFUSE_RE  ?= npukit 43c00000\.npu: .*ID reads 0x00000000, not NpuKit

@@ -38,8 +38,10 @@
 /**
  * enum npukit_backend - what executes the kicks
  * @NPUKIT_BACKEND_HARDWARE: the NpuKit IP in the FPGA fabric
- * @NPUKIT_BACKEND_SIMULATED: the driver's register-level model of the
- *	NpuKit and its AXI DMA (module parameter, for tests; taints the kernel)
+ * @NPUKIT_BACKEND_SIMULATED: a register-level model of the NpuKit and its
+ *	AXI DMA, created by the test module npukit_sim.ko (its parameters
+ *	taint the kernel). npukit.ko alone, as the board packages ship it,
+ *	never reports it.
  */
 enum npukit_backend {
 	NPUKIT_BACKEND_HARDWARE = 0,

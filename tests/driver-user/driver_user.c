@@ -9,10 +9,6 @@
 #include "npukit_shim.h"
 #include "driver_user.h"
 
-/* module_init()/module_exit() of driver/npukit_drv.c */
-extern int (*const shim_module_init)(void);
-extern void (*const shim_module_exit)(void);
-
 struct driver_user_file {
 	struct inode inode;
 	struct file file;
@@ -23,14 +19,15 @@ int driver_user_param(const char *name, uint64_t val)
 	return shim_param_set(name, val);
 }
 
+/* insmod npukit.ko, then npukit_sim.ko (or what stands in for it) */
 int driver_user_load(void)
 {
-	return shim_module_init();
+	return shim_modules_load();
 }
 
 void driver_user_unload(void)
 {
-	shim_module_exit();
+	shim_modules_unload();
 }
 
 /* As misc_open(): the file's private data is the miscdevice, then fops->open */

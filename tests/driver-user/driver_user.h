@@ -13,7 +13,7 @@
 /* A module parameter by name, before driver_user_load(): 0 or -ENOENT */
 int driver_user_param(const char *name, uint64_t val);
 
-/* module_init: the driver's, with its simulated instances probed */
+/* module_init: npukit.ko's, then npukit_sim.ko's (its instances probed) */
 int driver_user_load(void);
 
 /* module_exit */

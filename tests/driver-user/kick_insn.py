@@ -12,10 +12,12 @@ kick_insn.py qemu ROOT ADDR2LINE BINARY LOG
 PROFILE is callgrind's output of `kick_count run KRUN KICKS` with
 --toggle-collect=npukit_ioctl --compress-strings=no --compress-pos=no, so
 that it holds the SUBMIT ioctl and everything it calls. What is counted is
-the code of the driver's functions (driver/*.c but npukit_sim.c), with
+the code of the driver's functions (driver/*.c but npukit_sim*.c and
+npukit_backend.c), with
 whatever the compiler inlined into them: npukit_dev.h's accessors and the
 kernel helpers the kernel inlines too (the shim's header). Left out are
-the simulator (npukit_sim.c, which hardware does not run) and the kernel
+the simulator (npukit_sim*.c, npukit_sim.ko, and npukit_backend.c, the
+calls into it: hardware runs neither) and the kernel
 services the driver calls out of line (the shim's .c: locks, clocks, user
 copies, cache maintenance, and the C library under them); the calls into
 both are counted, with their inclusive cost. Each counted instruction goes
@@ -92,7 +94,8 @@ class Split:
     def kind(self, fl):
         """What the function whose code this is belongs to."""
         f = self.rel(fl)
-        if f == 'driver/npukit_sim.c':
+        # npukit_backend.c: the calls into the simulator, not on hardware
+        if f.startswith('driver/npukit_sim') or f == 'driver/npukit_backend.c':
             return 'simulator'
         if f.startswith('driver/'):
             return 'driver'

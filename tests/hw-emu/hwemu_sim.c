@@ -70,7 +70,7 @@ struct hw_write {
 	u64 land;		/* ns */
 	u32 off;
 	u32 val;
-	enum npukit_sim_space space;
+	enum npukit_space space;
 };
 
 struct npukit_sim {
@@ -322,7 +322,7 @@ static void hw_advance(struct npukit_sim *s, u64 t)
 	}
 }
 
-u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space, u32 off)
+u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_space space, u32 off)
 {
 	u32 val;
 
@@ -357,7 +357,7 @@ u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_sim_space space, u32 off
  * peripheral, program order), and the DSB after it issues nothing until
  * its response is back; so every NPU write before it has reached the RTL.
  */
-u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_sim_space space, u32 off)
+u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_space space, u32 off)
 {
 	u64 arrive;
 	u32 val;
@@ -374,7 +374,7 @@ u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_sim_space space, u3
 	return val;
 }
 
-void npukit_sim_write(struct npukit_sim *sim, enum npukit_sim_space space, u32 off, u32 val)
+void npukit_sim_write(struct npukit_sim *sim, enum npukit_space space, u32 off, u32 val)
 {
 	struct hw_write *w;
 
@@ -477,7 +477,7 @@ void npukit_sim_counters(struct npukit_sim *sim, struct npukit_sim_counters *out
 }
 
 /* The CPU's share is counted, not timed: hw-emu measures the PL's side */
-void npukit_sim_cpu(struct npukit_sim *sim, enum npukit_sim_cpu_item item, u32 n)
+void npukit_sim_cpu(struct npukit_sim *sim, enum npukit_cpu_item item, u32 n)
 {
 	if (item < NPUKIT_CPU_ITEMS)
 		sim->cpu.count[item] += n;

@@ -15,7 +15,8 @@
 
 #define NKICKS		1024
 #define CHUNK		64	/* NPUKIT_CHUNK_KICKS of the driver */
-#define DRV_DIR		"/sys/bus/platform/drivers/npukit"
+/* The driver of simulated instances: npukit_sim.ko's (npukit_sim_main.c) */
+#define DRV_DIR		"/sys/bus/platform/drivers/npukit-sim"
 #define POISON		0x5a
 
 static int sysfs_write(const char *path, const char *val)

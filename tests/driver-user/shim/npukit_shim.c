@@ -466,32 +466,119 @@ void ida_destroy(struct ida *ida)
 	ida->used = 0;
 }
 
-/* The platform bus: one driver, its devices probed as they are added */
-static struct platform_driver *shim_pdrv;
+/* The modules: npukit.ko, then the others (npukit_sim.ko) */
+#define SHIM_MODULES 4
+static struct {
+	const char *name;
+	int (*init)(void);
+	void (*exit)(void);
+} shim_modules[SHIM_MODULES];
+static unsigned int shim_nmodules, shim_loaded;
+
+void shim_module_add(const char *name, int (*init)(void), void (*exit)(void))
+{
+	unsigned int i;
+
+	for (i = 0; i < shim_nmodules; i++)
+		if (!strcmp(shim_modules[i].name, name))
+			break;
+	if (i == SHIM_MODULES)
+		shim_abort("too many modules");
+	if (i == shim_nmodules)
+		shim_nmodules++;
+	shim_modules[i].name = name;
+	if (init)
+		shim_modules[i].init = init;
+	if (exit)
+		shim_modules[i].exit = exit;
+	/* npukit.ko first: the others use what it exports */
+	if (i && !strcmp(name, "npukit")) {
+		typeof(shim_modules[0]) t = shim_modules[0];
+
+		shim_modules[0] = shim_modules[i];
+		shim_modules[i] = t;
+	}
+}
+
+int shim_modules_load(void)
+{
+	int ret;
+
+	for (shim_loaded = 0; shim_loaded < shim_nmodules; shim_loaded++) {
+		ret = shim_modules[shim_loaded].init();
+		if (ret) {
+			shim_modules_unload();
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void shim_modules_unload(void)
+{
+	while (shim_loaded)
+		shim_modules[--shim_loaded].exit();
+}
+
+void seq_printf(struct seq_file *m, const char *fmt, ...)
+{
+	(void)m, (void)fmt;
+	shim_abort("seq_printf: no debugfs in userspace");
+}
+
+/* The platform bus: its devices probed as they are added */
+#define SHIM_PDRVS 2
+static struct platform_driver *shim_pdrvs[SHIM_PDRVS];
 
 int platform_driver_register(struct platform_driver *drv)
 {
-	shim_pdrv = drv;
-	return 0;
+	unsigned int i;
+
+	for (i = 0; i < SHIM_PDRVS; i++) {
+		if (!shim_pdrvs[i]) {
+			shim_pdrvs[i] = drv;
+			return 0;
+		}
+	}
+	return -EBUSY;
 }
 
 void platform_driver_unregister(struct platform_driver *drv)
 {
-	if (shim_pdrv == drv)
-		shim_pdrv = NULL;
+	unsigned int i;
+
+	for (i = 0; i < SHIM_PDRVS; i++)
+		if (shim_pdrvs[i] == drv)
+			shim_pdrvs[i] = NULL;
 }
 
 struct shim_pdev {
 	struct platform_device pdev;
 	char name[PLATFORM_NAME_SIZE + 8];
-	bool bound;
+	struct platform_driver *bound;
 };
+
+/* A driver's id_table entry for @name, or its own name */
+static bool shim_pdrv_match(struct platform_driver *drv,
+			    struct platform_device *pdev)
+{
+	const struct platform_device_id *id;
+
+	for (id = drv->id_table; id && id->name[0]; id++) {
+		if (!strcmp(id->name, pdev->name)) {
+			pdev->id_entry = id;
+			return true;
+		}
+	}
+	return drv->driver.name && !strcmp(drv->driver.name, pdev->name);
+}
 
 struct platform_device *
 platform_device_register_full(const struct platform_device_info *info)
 {
 	struct shim_pdev *p = calloc(1, sizeof(*p));
-	const struct platform_device_id *id;
+	struct platform_driver *drv;
+	unsigned int i;
 
 	if (!p)
 		return ERR_PTR(-ENOMEM);
@@ -501,16 +588,14 @@ platform_device_register_full(const struct platform_device_info *info)
 	p->pdev.dev.name = p->name;
 	p->pdev.dma_mask = info->dma_mask;
 	p->pdev.dev.dma_mask = &p->pdev.dma_mask;
-	if (!shim_pdrv)
-		return &p->pdev;
-	for (id = shim_pdrv->id_table; id && id->name[0]; id++) {
-		if (strcmp(id->name, info->name))
+	for (i = 0; i < SHIM_PDRVS; i++) {
+		drv = shim_pdrvs[i];
+		if (!drv || !shim_pdrv_match(drv, &p->pdev))
 			continue;
-		p->pdev.id_entry = id;
-		if (shim_pdrv->probe(&p->pdev))
+		if (drv->probe(&p->pdev))
 			shim_devres_release(&p->pdev.dev);
 		else
-			p->bound = true;
+			p->bound = drv;
 		break;
 	}
 	return &p->pdev;
@@ -522,8 +607,8 @@ void platform_device_unregister(struct platform_device *pdev)
 
 	if (!pdev || IS_ERR(pdev))
 		return;
-	if (p->bound && shim_pdrv)
-		shim_pdrv->remove(pdev);
+	if (p->bound)
+		p->bound->remove(pdev);
 	shim_devres_release(&pdev->dev);
 	free(p);
 }

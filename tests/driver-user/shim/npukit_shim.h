@@ -489,9 +489,13 @@ static inline void writel_relaxed(u32 val, volatile void __iomem *addr)
 #define readl readl_relaxed
 #define writel writel_relaxed
 
-/* linux/fs.h, linux/module.h */
+/* linux/fs.h, linux/module.h: no module references to count here */
 struct module;
 #define THIS_MODULE ((struct module *)NULL)
+#define try_module_get(mod) ((void)(mod), 1)
+#define module_put(mod) ((void)(mod))
+#define module_name(mod) ((void)(mod), KBUILD_MODNAME)
+#define EXPORT_SYMBOL_GPL(sym)
 struct inode {
 	void *i_private;
 };
@@ -534,8 +538,26 @@ void shim_param_add(const char *name, void *var, size_t size);
 #define MODULE_AUTHOR(s)
 #define MODULE_LICENSE(s)
 #define MODULE_VERSION(s)
-#define module_init(fn) int (*const shim_module_init)(void) = fn
-#define module_exit(fn) void (*const shim_module_exit)(void) = fn
+/*
+ * Each module's init and exit, by KBUILD_MODNAME as Kbuild passes it
+ * (mk/42-driver-user.mk): driver_user_load() runs npukit's first.
+ */
+#ifndef KBUILD_MODNAME
+#define KBUILD_MODNAME "npukit"
+#endif
+void shim_module_add(const char *name, int (*init)(void), void (*exit)(void));
+#define module_init(fn)							\
+	static void __attribute__((constructor)) shim_init_##fn(void)	\
+	{ shim_module_add(KBUILD_MODNAME, fn, NULL); }
+#define module_exit(fn)							\
+	static void __attribute__((constructor)) shim_exit_##fn(void)	\
+	{ shim_module_add(KBUILD_MODNAME, NULL, fn); }
+int shim_modules_load(void);
+void shim_modules_unload(void);
+
+/* linux/seq_file.h: only debugfs files write one, and debugfs is off */
+struct seq_file;
+void seq_printf(struct seq_file *m, const char *fmt, ...) __printf(2, 3);
 
 /* linux/debugfs.h as in a kernel without CONFIG_DEBUG_FS */
 struct dentry;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npukit_legacy.c - NpuKit's own C++ host sequence, run on the simulated
+ * npukit_sim_legacy.c - NpuKit's own C++ host sequence, run on the simulated
  * NpuKit, so that the driver and the C++ host are measured with one
  * ruler (Documentation/npukit/board-time.rst).
  *
@@ -27,10 +27,11 @@
  *
  * The CPU work around it (system calls, cache lines, copies, the host's
  * own code per kick) is charged to the model's CPU share
- * (npukit_sim_cpu()), as the driver's own is. The runner holds the device
- * lock, uses the driver's DMA buffers and leaves no transfer in flight.
- * It takes the lock only between two sums of any batch (a batch holds it
- * for a whole sum, npukit_job.c), so no sum sees its accumulators.
+ * (npukit_sim_cpu()), as the driver's own is. It is npukit_sim.ko's, run
+ * through npukit_backend_exclusive(): with the device lock, between two
+ * sums of any batch (a batch holds it for a whole sum, npukit_job.c), so
+ * no sum sees its accumulators; it uses the driver's DMA buffers and
+ * leaves no transfer in flight.
  *
  * Copyright (C) 2026 The npukit authors
  */
@@ -45,6 +46,7 @@
 #include <linux/uaccess.h>
 
 #include "npukit_dev.h"
+#include "npukit_sim.h"
 
 /* Reads a poll may take: 5 ms of modelled time, far beyond any transfer */
 #define NPUKIT_LEGACY_POLLS	20000
@@ -78,7 +80,7 @@ struct npukit_legacy_run {
 };
 
 static int npukit_legacy_poll(struct npukit_device *nd,
-			      enum npukit_sim_space space, u32 off, u32 bit)
+			      enum npukit_space space, u32 off, u32 bit)
 {
 	unsigned int i;
 
@@ -163,22 +165,33 @@ static int npukit_legacy_bank(struct npukit_device *nd, u32 krun)
 				  krun * NPUKIT_TILE_BYTES, true);
 }
 
-static int npukit_legacy_run(struct npukit_device *nd,
-			     enum npukit_legacy_path path, u32 kicks, u32 krun,
-			     struct npukit_legacy_run *r)
+/**
+ * struct npukit_legacy_req - one run asked for, and its account
+ * @path: which sequence
+ * @kicks: kicks in all
+ * @krun: kicks a sum
+ * @r: what it cost
+ */
+struct npukit_legacy_req {
+	enum npukit_legacy_path path;
+	u32 kicks;
+	u32 krun;
+	struct npukit_legacy_run *r;
+};
+
+/* With the device locked (npukit_backend_exclusive()) */
+static int npukit_legacy_run(struct npukit_device *nd, void *arg)
 {
+	const struct npukit_legacy_req *rq = arg;
+	enum npukit_legacy_path path = rq->path;
+	struct npukit_legacy_run *r = rq->r;
+	u32 kicks = rq->kicks, krun = rq->krun;
+	struct npukit_sim *sim = nd->backend_priv;
 	struct npukit_sim_cpu c0, c1;
 	u64 t0, reads0, writes0;
 	unsigned int i;
 	u32 k;
 	int ret = 0;
-
-	if (npukit_lock_killable(nd))
-		return -EINTR;
-	if (nd->gone || nd->failed) {
-		npukit_unlock_device(nd);
-		return nd->gone ? -ENODEV : -EIO;
-	}
 	/* tiles of ones: what they hold does not change the cost */
 	memset(nd->tx, 1, NPUKIT_LEGACY_WMEM_KRUN * NPUKIT_TILE_BYTES);
 	dma_sync_single_for_device(nd->dev, nd->tx_dma,
@@ -187,7 +200,7 @@ static int npukit_legacy_run(struct npukit_device *nd,
 	t0 = npukit_now_ns(nd);
 	reads0 = nd->io.reads;
 	writes0 = nd->io.wseq;
-	npukit_sim_cpu_counters(nd->sim, &c0);
+	npukit_sim_cpu_counters(sim, &c0);
 	memset(r, 0, sizeof(*r));
 	for (k = 0; k < kicks && !ret; k++) {
 		bool last = k % krun == krun - 1 || k == kicks - 1;
@@ -204,19 +217,13 @@ static int npukit_legacy_run(struct npukit_device *nd,
 		if (!(k % NPUKIT_CHUNK_KICKS))
 			cond_resched();
 	}
-	npukit_sim_cpu_counters(nd->sim, &c1);
+	npukit_sim_cpu_counters(sim, &c1);
 	r->bus_ns = npukit_now_ns(nd) - t0;
 	r->cpu_ns = c1.ns - c0.ns;
 	r->reads = nd->io.reads - reads0;
 	r->writes = nd->io.wseq - writes0;
 	for (i = 0; i < NPUKIT_CPU_ITEMS; i++)
 		r->cpu[i] = c1.count[i] - c0.count[i];
-	if (ret)
-		npukit_recover(nd);
-	else
-		npukit_hw_restart(nd);
-	npukit_io_publish(nd);
-	npukit_unlock_device(nd);
 	return ret;
 }
 
@@ -240,6 +247,7 @@ static ssize_t npukit_legacy_write(struct file *file, const char __user *buf,
 				   size_t count, loff_t *ppos)
 {
 	struct npukit_device *nd = file_inode(file)->i_private;
+	struct npukit_legacy_req rq = { .r = file->private_data };
 	u32 kicks, krun, path;
 	char cmd[48] = "";	/* one gcc build saw sscanf() read it uninitialized */
 	int ret;
@@ -254,7 +262,10 @@ static ssize_t npukit_legacy_write(struct file *file, const char __user *buf,
 	    path > NPUKIT_LEGACY_WMEM ||
 	    (path == NPUKIT_LEGACY_WMEM && krun > NPUKIT_LEGACY_WMEM_KRUN))
 		return -EINVAL;
-	ret = npukit_legacy_run(nd, path, kicks, krun, file->private_data);
+	rq.path = path;
+	rq.kicks = kicks;
+	rq.krun = krun;
+	ret = npukit_backend_exclusive(nd, npukit_legacy_run, &rq);
 	return ret ? ret : count;
 }
 
@@ -291,9 +302,9 @@ static const struct file_operations npukit_legacy_fops = {
 /**
  * npukit_legacy_debugfs - the "legacy" file of a simulated instance
  * @nd: the device, simulated
+ * @dir: its debugfs directory
  */
-void npukit_legacy_debugfs(struct npukit_device *nd)
+void npukit_legacy_debugfs(struct npukit_device *nd, struct dentry *dir)
 {
-	debugfs_create_file("legacy", 0600, nd->debugfs, nd,
-			    &npukit_legacy_fops);
+	debugfs_create_file("legacy", 0600, dir, nd, &npukit_legacy_fops);
 }
