@@ -112,7 +112,8 @@ struct npukit_kick {
  * @NPUKIT_STATUS_TIMEOUT: the deadline passed; the ioctl fails -ETIMEDOUT.
  * @NPUKIT_STATUS_DMA_ERROR: the AXI DMA reported an error; -EIO.
  * @NPUKIT_STATUS_DEVICE_HANG: the NPU stopped making progress; -EIO.
- * @NPUKIT_STATUS_INTERRUPTED: a fatal signal stopped the batch; -EINTR.
+ * @NPUKIT_STATUS_INTERRUPTED: a signal stopped the batch, while it waited
+ *	for the device or at a chunk boundary; -EINTR, not restarted.
  * @NPUKIT_STATUS_DEVICE_FAILED: the device is failed: after a fault,
  *	recovery could not prove it clean (a known-answer kick), so nothing
  *	runs on it until a recovery does: the driver retries on its own for
@@ -140,7 +141,8 @@ enum npukit_submit_status {
  * @kick_size: In. sizeof(struct npukit_kick) as known to userspace.
  * @result_count: In. 0 .. &npukit_info.max_results.
  * @pad: Must be zero.
- * @timeout_ns: In. Absolute CLOCK_MONOTONIC deadline for the whole batch.
+ * @timeout_ns: In. Absolute CLOCK_MONOTONIC deadline for the whole call,
+ *	the waits for the device and for memory included (-ETIMEDOUT).
  *	A deadline already in the past is rejected with -ETIME.
  * @kicks_done: Out. Kicks completed, also when the ioctl fails: kicks
  *	0 .. @kicks_done - 1 ran and every read-back among them is written to
@@ -156,7 +158,9 @@ enum npukit_submit_status {
  * when the batch failed, so userspace learns how far it got. Invalid
  * arguments (-EINVAL, -E2BIG, -EOVERFLOW, -ETIME, and -EFAULT for memory
  * found inaccessible up front or a submit struct that cannot be written)
- * fail before anything runs. Documentation/npukit/index.rst says for each
+ * fail before anything runs, as does -ENOMEM when the result slots, which
+ * stay pinned while the batch runs, would take the caller over its
+ * RLIMIT_MEMLOCK (without CAP_IPC_LOCK). Documentation/npukit/index.rst says for each
  * errno what ran.
  */
 struct npukit_submit {
