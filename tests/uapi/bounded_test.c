@@ -14,7 +14,8 @@
  *  - result slots are pinned against the caller's RLIMIT_MEMLOCK: over it,
  *    without CAP_IPC_LOCK, a batch fails -ENOMEM before anything runs,
  *    and nothing stays charged (VmPin) after any batch;
- *  - a kick_size of 4096 holds 136 bytes a kick, not 4096 pinned.
+ *  - a kick_size of 4096 holds 136 bytes a kick, not 4096 pinned;
+ *  - three processes at their limits leave the machine its memory.
  *
  * The holder runs its sums with the simulator's "slow" knob, so that it
  * holds the device for seconds (fault knobs: simulated NpuKit only).
@@ -342,6 +343,97 @@ NPU_TEST_TIMEOUT(memlock_limit_applies_to_results, 120)
 	ASSERT_TRUE(WIFEXITED(status));
 	/* 10: setup, 11..17: the step of memlock_child() that failed */
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+static long meminfo_kb(const char *key)
+{
+	char line[256];
+	long kb = -1;
+	size_t n = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && sscanf(line + n, ": %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+#define CAPPED_KICKS	16384
+#define CAPPED_SLOTS	48	/* 12 KiB: 4 pages within a 64 KiB limit */
+
+/* A process at a 64 KiB RLIMIT_MEMLOCK submitting its largest batches */
+static int capped_child(uint64_t seed)
+{
+	struct rlimit rl = { 64 * 1024, 64 * 1024 };
+	struct npukit_kick *k = calloc(CAPPED_KICKS, sizeof(*k));
+	npu_ctile *want = calloc(CAPPED_SLOTS, sizeof(*want));
+	npu_ctile *got = calloc(CAPPED_SLOTS, sizeof(*got));
+	struct npukit_submit s;
+	int fd = open(npu_device_path(), O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || !k || !want || !got || drop_ipc_lock() ||
+	    setrlimit(RLIMIT_MEMLOCK, &rl))
+		return 10;
+	npu_krun_batch(k, CAPPED_KICKS, 64, CAPPED_SLOTS, &seed);
+	npu_ref_batch(k, CAPPED_KICKS, want);
+	for (int i = 0; i < 3; i++) {
+		memset(got, 0, CAPPED_SLOTS * sizeof(*got));
+		npu_submit_init(&s, k, CAPPED_KICKS, got, CAPPED_SLOTS);
+		s.timeout_ns = npu_now_ns() + 600LL * 1000 * MS;
+		if (ioctl(fd, NPUKIT_IOCTL_SUBMIT, &s))
+			return 11;
+		if (memcmp(want, got, CAPPED_SLOTS * sizeof(*got)))
+			return 12;
+		if (vm_pin_kb() != 0)
+			return 13;
+	}
+	return 0;
+}
+
+/*
+ * Three processes, each at its RLIMIT_MEMLOCK, submit their largest
+ * batches at once; meanwhile a fourth takes and touches half of what the
+ * machine had available before they started: nothing is killed, every
+ * batch is right (the x86 guest has 512 MB, like the board).
+ */
+NPU_TEST_TIMEOUT(three_capped_processes_leave_memory, 600)
+{
+	long avail = meminfo_kb("MemAvailable");
+	pid_t pid[4];
+	int status;
+
+	ASSERT_LT(0, avail);
+	for (int p = 0; p < 3; p++) {
+		pid[p] = fork();
+		ASSERT_LE(0, pid[p]);
+		if (!pid[p])
+			_exit(capped_child(100 + p));
+	}
+	usleep(200 * 1000);
+	pid[3] = fork();
+	ASSERT_LE(0, pid[3]);
+	if (!pid[3]) {
+		size_t len = (size_t)avail / 2 * 1024;
+		uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			_exit(20);
+		for (size_t i = 0; i < len; i += 4096)
+			m[i] = 1;
+		_exit(0);
+	}
+	for (int p = 0; p < 4; p++) {
+		ASSERT_EQ(pid[p], waitpid(pid[p], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status))
+			TH_LOG("process %d killed by signal %d", p,
+			       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+		/* 10..13: the step of capped_child() that failed, 20: mmap */
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("process %d", p);
+	}
 }
 
 /*
