@@ -133,6 +133,8 @@ void npukit_debugfs_add(struct npukit_device *nd)
 	debugfs_create_file("stats", 0444, nd->debugfs, nd, &npukit_stats_fops);
 	debugfs_create_file("state", 0444, nd->debugfs, nd, &npukit_state_fops);
 	debugfs_create_file("reset", 0200, nd->debugfs, nd, &npukit_reset_fops);
+	debugfs_create_bool("auto_recover", 0600, nd->debugfs,
+			    &nd->auto_recover);
 	if (nd->backend && nd->backend->debugfs)
 		nd->backend->debugfs(nd->backend_priv, nd, nd->debugfs);
 }
