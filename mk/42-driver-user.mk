@@ -21,10 +21,13 @@
 
 DU_DIR      = $(BUILD)/driver-user
 # What the SUBMIT path needs, with probe and open: npukit.ko's files and
-# npukit_sim.ko's (sim, sim_stall, sim_main), each compiled with its
+# npukit_sim.ko's (the model, sim_stall, sim_main), each compiled with its
 # module's KBUILD_MODNAME as Kbuild does (npukit_debugfs.c and
-# npukit_sim_legacy.c are left out: tests/driver-user/debugfs_off.c)
-DU_DRIVER   := drv job hw backend sim sim_stall sim_main recover irq sysfs pin lock
+# npukit_sim_legacy.c are left out: tests/driver-user/debugfs_off.c).
+# DU_SIM_MODEL: the model's files, all of npukit_sim.h's functions but
+# the preemptions (hw-emu puts its co-simulation in their place).
+DU_SIM_MODEL := sim sim_dma sim_bus sim_cpu sim_dev
+DU_DRIVER   := drv job hw backend $(DU_SIM_MODEL) sim_stall sim_main recover irq sysfs pin lock
 du-modname   = -DKBUILD_MODNAME='"$(if $(filter npukit_sim%,$(1)),npukit_sim,npukit)"'
 DU_OWN      := shim/npukit_shim shim/shim_uaccess shim/shim_dma driver_user debugfs_off
 # Every <linux/...> those files include, each made a one-line include of the

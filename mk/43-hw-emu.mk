@@ -17,8 +17,9 @@
 HW_DIR      = $(BUILD)/hw-emu
 HW_SRC      := tests/hw-emu
 # The driver's files without the simulator's model: hwemu_sim.c stands in
-# for npukit_sim.c under npukit_sim.ko's glue (npukit_sim_main.c)
-HW_DRIVER   := $(filter-out sim,$(DU_DRIVER))
+# for npukit_sim.c and its siblings (DU_SIM_MODEL) under npukit_sim.ko's
+# glue (npukit_sim_main.c)
+HW_DRIVER   := $(filter-out $(DU_SIM_MODEL),$(DU_DRIVER))
 HW_OWN      := axi_dma hwemu_monitor hwemu_sim pg021_driver
 HW_CFLAGS   = $(filter-out -fno-PIE,$(DU_X86_CFLAGS)) -fPIC -D_GNU_SOURCE -I$(HW_SRC)
 HW_OBJS     = $(HW_DRIVER:%=$(HW_DIR)/obj/driver/npukit_%.o) \
@@ -63,7 +64,7 @@ $(HW_DIR)/port/libnpukit-hwemu.so: $(HW_DIR)/obj/hw/hwemu_preload.o $(HW_OBJS) $
 
 # The same library on the C simulator: the model set beside the RTL
 HW_CSIM_OBJS = $(filter-out $(HW_OWN:%=$(HW_DIR)/obj/hw/%.o),$(HW_OBJS)) \
-	$(HW_DIR)/obj/driver/npukit_sim.o
+	$(DU_SIM_MODEL:%=$(HW_DIR)/obj/driver/npukit_%.o)
 $(HW_DIR)/csim/libnpukit-hwemu.so: $(HW_DIR)/obj/hw/hwemu_preload.o $(HW_CSIM_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-Bsymbolic -Wl,--version-script=$(HW_SRC)/hwemu_preload.map \
