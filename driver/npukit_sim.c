@@ -117,7 +117,6 @@ static void sim_gemm8(s32 *acc, const u8 *a, const u8 *b)
 	}
 }
 
-
 /* From the sequencer taking the request to GEMM_DONE */
 static u64 sim_gemm_ns(struct npukit_sim *sim, bool clear)
 {
@@ -126,7 +125,6 @@ static u64 sim_gemm_ns(struct npukit_sim *sim, bool clear)
 
 	return (u64)cycles * SIM_CYCLE_NS * slow;
 }
-
 
 /**
  * npukit_sim_stream_in - one stream word reaches the NPU

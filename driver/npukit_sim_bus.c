@@ -331,7 +331,6 @@ void npukit_sim_irq_sync(struct npukit_sim *sim)
 	local_irq_restore(flags);
 }
 
-
 /**
  * npukit_sim_counters - snapshot of what the model measured
  * @sim: the model

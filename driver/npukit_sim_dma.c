@@ -249,7 +249,6 @@ bool npukit_sim_chan_irq(const struct sim_chan *ch)
 		(ch->dmacr & NPUKIT_DMACR_ERR_IRQ_EN));
 }
 
-
 /**
  * npukit_sim_add_window - let the modelled DMA reach a buffer
  * @sim: the model

@@ -81,7 +81,6 @@
 #define SIM_GLUE_PARAM_RESET	1
 #define SIM_W_SHAPE_RESET	0x00080008
 
-
 struct sim_write {
 	u64 land;
 	u32 off;
@@ -175,7 +174,6 @@ enum sim_event {
 	SIM_EV_S2MM, SIM_EV_MM2S_IDLE, SIM_EV_S2MM_IDLE
 };
 
-
 /* Little-endian words of the tiles and the DMA buffers */
 static inline u32 sim_le32(const u8 *p)
 {
@@ -189,7 +187,6 @@ static inline void sim_put_le32(u8 *p, u32 v)
 	p[2] = v >> 16;
 	p[3] = v >> 24;
 }
-
 
 /* A knob in cycles, clamped to its range, in ns */
 static inline u64 sim_knob_ns(const u32 *knob, u32 max)

@@ -56,7 +56,7 @@ struct axi_dma_knobs {
 	uint32_t reset_cycles;
 };
 
-/* Realistic values (the C simulator's defaults, npukit_sim.c) */
+/* Realistic values (the C simulator's defaults, npukit_sim_priv.h) */
 #define AXI_DMA_KNOBS_DEFAULT {				\
 	.idle_lag = 4, .idle_early = 0, .first_beat = 20,	\
 	.s2mm_setup = 3, .s2mm_flush = 10, .mm2s_gap = 0,	\

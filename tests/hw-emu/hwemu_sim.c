@@ -8,10 +8,10 @@
  * an earlier one to the NPU, all clocked at FCLK_CLK0 (100 MHz) through
  * the NPU's AXI4-Lite pins (hwemu_port.h: NpuKit's RTL or the port model)
  * and the DMA model (axi_dma.h) streaming on its AXI4-Stream pins.
- * Linked in place of driver/npukit_sim.c (mk/43-hw-emu.mk); the driver's
+ * Linked in place of driver/npukit_sim*.c (mk/43-hw-emu.mk); the driver's
  * own files are the same objects' sources, unmodified.
  *
- * The bus figures are the C simulator's (npukit_sim.c, "Cost model"), so
+ * The bus figures are the C simulator's (npukit_sim_priv.h, "Cost model"), so
  * that device time here and there differ only by what the NPU and the DMA
  * do: a read costs the CPU 250 ns and samples the slave after 120; a
  * write costs 30 ns and lands 200 ns after issue; eight writes in flight

@@ -5,7 +5,7 @@
  * pins are tested in CI without NpuKit's RTL (tests/hw-emu/README.md).
  *
  * Written from Documentation/npukit/hardware.rst (sections 2 to 4, 8) and
- * the cycle counts the C simulator uses (driver/npukit_sim.c): a write is
+ * the cycle counts the C simulator uses (driver/npukit_sim.c, npukit_sim_priv.h): a write is
  * accepted when address and data are both valid and no response is
  * pending, registered, decoded the next cycle, and a START or CLEAR is
  * taken by the sequencer the cycle after that; a run feeds 22 cycles and
