@@ -70,6 +70,8 @@ static int npukit_stats_show(struct seq_file *m, void *unused)
 	npukit_stat_line(m, "mmio_reads", &s->mmio_reads);
 	npukit_stat_line(m, "mmio_writes", &s->mmio_writes);
 	npukit_stat_line(m, "device_ns", &s->device_ns);
+	/* bytes of %NPUKIT_HELD_BYTES_MAX the device's batches hold now */
+	npukit_stat_line(m, "held_bytes", &nd->held_bytes);
 	seq_printf(m, "wait_load_ns %u\n", READ_ONCE(nd->hw.est_load.ns));
 	seq_printf(m, "wait_gemm_ns %u\n", READ_ONCE(nd->hw.est_gemm.ns));
 	seq_printf(m, "wait_tx_ns %u\n", READ_ONCE(nd->hw.est_tx.ns));

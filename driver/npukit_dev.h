@@ -567,14 +567,31 @@ static inline void npukit_unlock_device(struct npukit_device *nd)
 	npukit_unlock(&nd->lock);
 }
 
+/* The IP has the LOAD_CFG register (hardware.rst 2, from VERSION 0x301) */
+static inline bool npukit_hw_has_load_cfg(const struct npukit_device *nd)
+{
+	return nd->ip_version >= NPUKIT_VERSION_LOAD_CFG;
+}
+
+/*
+ * The longest a single event may take before the device is declared hung,
+ * in device time: a run is ~0.3 us, ~300 us with the simulator's slowest
+ * setting; a tile load or read-back is below 2 us; a DMA reset takes a
+ * few cycles (npukit_hw.c, npukit_hw_setup.c).
+ */
+#define NPUKIT_HANG_NS		(2 * NSEC_PER_MSEC)
+
 /* npukit_hw.c */
-int npukit_hw_init(struct npukit_device *nd);
+void npukit_hw_waits_init(struct npukit_device *nd);
 int npukit_hw_run_chunk(struct npukit_device *nd, struct npukit_batch *b,
 			const struct npukit_hw_kick *kicks, unsigned int n);
 int npukit_hw_finish(struct npukit_device *nd, struct npukit_batch *b);
-int npukit_dma_reset(struct npukit_device *nd);
 int npukit_drain_c(struct npukit_device *nd);
 bool npukit_hw_idle(const struct npukit_device *nd);
+
+/* npukit_hw_setup.c */
+int npukit_hw_init(struct npukit_device *nd);
+int npukit_dma_reset(struct npukit_device *nd);
 void npukit_hw_restart(struct npukit_device *nd);
 
 /* npukit_recover.c */
@@ -607,6 +624,14 @@ int npukit_copy_args(void *dst, size_t ksize, void __user *uarg);
 
 /* npukit_job.c */
 int npukit_ioctl_submit(struct npukit_device *nd, void __user *uarg);
+
+/* npukit_submit_args.c */
+int npukit_submit_check(struct npukit_device *nd,
+			const struct npukit_submit *args);
+int npukit_kicks_load(struct npukit_device *nd, struct npukit_kick *k,
+		      const struct npukit_submit *args);
+int npukit_kicks_precheck(struct npukit_device *nd,
+			  const struct npukit_submit *args);
 
 /* npukit_debugfs.c */
 void npukit_debugfs_init(void);

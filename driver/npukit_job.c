@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npukit_job.c - NPUKIT_IOCTL_SUBMIT: validation, staging, results
+ * npukit_job.c - NPUKIT_IOCTL_SUBMIT: memory, staging, results
  *
- * Every argument is checked before anything runs, each failure with its
- * own errno (see npukit_submit_check() and npukit_kick_check()), and the
- * Out fields are written once, so that a submit struct that cannot be
- * written fails before anything runs too.
+ * Every argument is checked before anything runs (npukit_submit_args.c),
+ * and the Out fields are written once, so that a submit struct that
+ * cannot be written fails before anything runs too.
  *
  * Before anything runs, the part of every kick the device uses (struct
  * npukit_kick, 136 bytes, whatever the caller's @kick_size) is copied into
@@ -47,7 +46,6 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
-#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 
@@ -59,138 +57,6 @@ static_assert(sizeof(struct npukit_kick) % 8 == 0);
 static_assert(NPUKIT_TILE_ELEMS * sizeof(s32) == NPUKIT_C_BYTES);
 /* struct npukit_job's rb_kick holds an index in a chunk in a byte */
 static_assert(NPUKIT_CHUNK_KICKS <= 256);
-
-static int npukit_kick_check(struct npukit_device *nd, u32 flags, u32 c_slot,
-			     u32 index, u32 result_count)
-{
-	if (flags & ~NPUKIT_KICK_FLAGS_ALL) {
-		dev_dbg(nd->dev, "kick %u: unknown flags %#x\n", index, flags);
-		return -EINVAL;
-	}
-	if (!index && !(flags & NPUKIT_KICK_CLEAR)) {
-		dev_dbg(nd->dev, "kick 0 must clear the accumulators\n");
-		return -EINVAL;
-	}
-	if (!(flags & NPUKIT_KICK_READ_C)) {
-		if (c_slot) {
-			dev_dbg(nd->dev, "kick %u: c_slot without READ_C\n",
-				index);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (c_slot >= result_count) {
-		dev_dbg(nd->dev, "kick %u: c_slot %u beyond %u results\n",
-			index, c_slot, result_count);
-		return -EOVERFLOW;
-	}
-	return 0;
-}
-
-/* The batch's own fields: everything but the kicks. */
-static int npukit_submit_check(struct npukit_device *nd,
-			       const struct npukit_submit *args)
-{
-	size_t kbytes, rbytes;
-
-	if (args->flags || args->pad) {
-		dev_dbg(nd->dev, "submit: flags %#x / pad %#x must be zero\n",
-			args->flags, args->pad);
-		return -EINVAL;
-	}
-	if (!args->kick_count || args->kick_count > NPUKIT_MAX_KICKS) {
-		dev_dbg(nd->dev, "submit: kick_count %u not in 1..%u\n",
-			args->kick_count, NPUKIT_MAX_KICKS);
-		return -EINVAL;
-	}
-	if (args->result_count > NPUKIT_MAX_RESULTS) {
-		dev_dbg(nd->dev, "submit: result_count %u above %u\n",
-			args->result_count, NPUKIT_MAX_RESULTS);
-		return -EINVAL;
-	}
-	if (args->kick_size < sizeof(struct npukit_kick) ||
-	    args->kick_size > NPUKIT_KICK_SIZE_MAX || args->kick_size % 8) {
-		dev_dbg(nd->dev, "submit: kick_size %u invalid\n",
-			args->kick_size);
-		return -EINVAL;
-	}
-	if (check_mul_overflow((size_t)args->kick_count,
-			       (size_t)args->kick_size, &kbytes) ||
-	    !access_ok(u64_to_user_ptr(args->kicks_ptr), kbytes) ||
-	    check_mul_overflow((size_t)args->result_count,
-			       (size_t)NPUKIT_C_BYTES, &rbytes) ||
-	    !access_ok(u64_to_user_ptr(args->results_ptr), rbytes)) {
-		dev_dbg(nd->dev, "submit: kicks or results outside the address space\n");
-		return -EFAULT;
-	}
-	/* results written by one chunk would rewrite kicks of a later one */
-	if (rbytes && args->results_ptr < args->kicks_ptr + kbytes &&
-	    args->kicks_ptr < args->results_ptr + rbytes) {
-		dev_dbg(nd->dev, "submit: results overlap the kicks\n");
-		return -EINVAL;
-	}
-	if (args->timeout_ns <= (s64)ktime_get_ns()) {
-		dev_dbg(nd->dev, "submit: deadline already passed\n");
-		return -ETIME;
-	}
-	return 0;
-}
-
-/*
- * Copy kicks [@from, @to) in and check their unknown tails: the device
- * uses the first sizeof(struct npukit_kick) bytes of each.
- */
-static int npukit_kicks_copy(struct npukit_device *nd, struct npukit_kick *dst,
-			     const struct npukit_submit *args, u32 from, u32 to)
-{
-	const size_t tail = args->kick_size - sizeof(struct npukit_kick);
-	const u8 __user *p = u64_to_user_ptr(args->kicks_ptr);
-	u32 i;
-	int ret;
-
-	p += (size_t)from * args->kick_size;
-	if (!tail)
-		return copy_from_user(dst + from, p, (size_t)(to - from) *
-				      sizeof(*dst)) ? -EFAULT : 0;
-	for (i = from; i < to; i++, p += args->kick_size) {
-		if (copy_from_user(dst + i, p, sizeof(*dst)))
-			return -EFAULT;
-		ret = check_zeroed_user(p + sizeof(*dst), tail);
-		if (ret <= 0) {
-			dev_dbg(nd->dev, "kick %u: unknown tail not zero\n", i);
-			return ret ? ret : -E2BIG;
-		}
-	}
-	return 0;
-}
-
-/*
- * Every kick, copied in and checked before anything runs: the batch runs
- * the copy, so a concurrent change of the caller's memory changes nothing.
- */
-static int npukit_kicks_load(struct npukit_device *nd, struct npukit_kick *k,
-			     const struct npukit_submit *args)
-{
-	u32 i, to;
-	int ret;
-
-	for (i = 0; i < args->kick_count; i = to) {
-		to = min_t(u32, i + 1024, args->kick_count);
-		ret = npukit_kicks_copy(nd, k, args, i, to);
-		if (ret)
-			return ret;
-		for (; i < to; i++) {
-			ret = npukit_kick_check(nd, k[i].flags, k[i].c_slot, i,
-						args->result_count);
-			if (ret)
-				return ret;
-		}
-		cond_resched();
-	}
-	npukit_cpu_work(nd, NPUKIT_CPU_COPY,
-			args->kick_count * sizeof(struct npukit_kick));
-	return 0;
-}
 
 /**
  * struct npukit_job - one SUBMIT, from its arguments to its Out fields
@@ -601,14 +467,22 @@ static bool npukit_job_try_hold(struct npukit_device *nd, u64 bytes)
 /*
  * Take the batch's share of what the device's batches may hold at once,
  * %NPUKIT_HELD_BYTES_MAX: waiting for other batches to end is bounded by
- * the deadline and any signal, like the wait for the device.
+ * the deadline and any signal, like the wait for the device, and comes
+ * after the kicks are found valid. Return: 0; an argument's errno (Out
+ * fields not written); or -ETIMEDOUT or -EINTR with @job's status set.
  */
 static int npukit_job_reserve(struct npukit_device *nd, struct npukit_job *job)
 {
 	u64 bytes = npukit_job_bytes(&job->args);
-	s64 left = job->b.deadline_ns - (s64)ktime_get_ns();
+	s64 left;
 	long ret;
 
+	if (npukit_job_try_hold(nd, bytes))
+		goto held;
+	ret = npukit_kicks_precheck(nd, &job->args);
+	if (ret)
+		return ret;
+	left = job->b.deadline_ns - (s64)ktime_get_ns();
 	if (left <= 0)
 		ret = -ETIME;
 	else
@@ -620,6 +494,7 @@ static int npukit_job_reserve(struct npukit_device *nd, struct npukit_job *job)
 			NPUKIT_STATUS_INTERRUPTED;
 		return ret == -ETIME ? -ETIMEDOUT : -EINTR;
 	}
+held:
 	job->held = bytes;
 	return 0;
 }
@@ -667,8 +542,10 @@ static int npukit_job_prepare(struct npukit_device *nd, struct npukit_job *job,
 
 	job->b.deadline_ns = args->timeout_ns;
 	ret = npukit_job_reserve(nd, job);
-	if (ret)
+	if (ret == -ETIMEDOUT || ret == -EINTR)
 		return npukit_job_out(job, uarg) ? -EFAULT : ret;
+	if (ret)
+		return ret;
 	job->kicks = kvmalloc_array(args->kick_count, sizeof(*job->kicks),
 				    GFP_KERNEL_ACCOUNT);
 	if (!job->kicks)

@@ -46,11 +46,14 @@ static int holder_start(struct holder *h, int fd, uint32_t n, bool two_sums)
 	uint64_t seed = 99;
 	uint32_t sums = 0;
 
+	/* one sum: one slot; 2-kick sums: fewer than n */
+	uint32_t slots = two_sums ? n : 1;
+
 	h->k = calloc(n, sizeof(*h->k));
-	h->got = calloc(n, sizeof(*h->got));
+	h->got = calloc(slots, sizeof(*h->got));
 	if (!h->k || !h->got)
 		return -1;
-	memset(h->got, 0x5a, n * sizeof(*h->got));
+	memset(h->got, 0x5a, slots * sizeof(*h->got));
 	for (uint32_t i = 0; i < n; i++) {
 		npu_fill_random(&h->k[i], &seed);
 		/*
@@ -83,6 +86,19 @@ static int holder_end(struct holder *h)
 {
 	int ret = npu_knob_write("slow", 1);
 
+	pthread_join(h->th, NULL);
+	free(h->k);
+	free(h->got);
+	return ret;
+}
+
+/* Stop a holder with SIGUSR1 (a handler without SA_RESTART installed) */
+static int holder_stop(struct holder *h)
+{
+	int ret = npu_knob_write("slow", 1);
+
+	if (pthread_kill(h->th, SIGUSR1))
+		ret = -1;
 	pthread_join(h->th, NULL);
 	free(h->k);
 	free(h->got);
@@ -211,6 +227,95 @@ NPU_TEST_TIMEOUT(signal_stops_batch_at_chunk, 240)
 	free(k);
 	free(want);
 	free(got);
+}
+
+/* Wait up to 60 s for the device's batches to hold @bytes of its cap */
+static long long wait_held(long long bytes)
+{
+	long long held = -1;
+
+	for (int i = 0; i < 600; i++) {
+		held = npu_stat("held_bytes");
+		if (held < 0 || held >= bytes)
+			break;
+		usleep(100 * 1000);
+	}
+	return held;
+}
+
+/*
+ * The device's batches hold at most 24 MiB at once (design.rst "Bounded
+ * batches"): two holders of 65,536 kicks hold 17 MB of it, so a third
+ * batch of as many kicks waits for the cap. That wait is bounded like the
+ * wait for the device, and comes after the kicks are checked: a bad kick
+ * is -EINVAL at once, not -ETIMEDOUT at the deadline; the Out fields of a
+ * rejected batch are not written.
+ */
+NPU_TEST_TIMEOUT(cap_wait_bounded_and_kicks_checked_first, 600)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	const uint32_t n = self->info.max_kicks;
+	const long long holder_bytes = (long long)n * sizeof(struct npukit_kick);
+	struct npu_submitter w = { .fd = self->fd };
+	struct npukit_kick *k = calloc(n, sizeof(*k));
+	struct holder h1, h2;
+	int64_t t0, took;
+	uint64_t seed = 7;
+	pthread_t th;
+
+	ASSERT_TRUE(k != NULL);
+	NEED_SIM();
+	ASSERT_LE(0, npu_stat("held_bytes")) TH_LOG("no held_bytes in debugfs stats");
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, holder_start(&h1, self->fd, n, false));
+	ASSERT_LE(holder_bytes, wait_held(holder_bytes));
+	ASSERT_EQ(0, holder_start(&h2, self->fd, n, false));
+	ASSERT_LE(2 * holder_bytes, wait_held(2 * holder_bytes));
+
+	for (uint32_t i = 0; i < n; i++)
+		npu_fill_random(&k[i], &seed);
+	k[0].flags = NPUKIT_KICK_CLEAR;
+	k[n - 1].flags = 1u << 31;
+	npu_submit_init(&w.s, k, n, NULL, 0);
+	w.s.kicks_done = 0xdeadbeef;
+	w.s.status = 0xdeadbeef;
+	w.s.timeout_ns = npu_now_ns() + 20LL * 1000 * MS;
+	test_err_submit(EINVAL, self->fd, &w.s);
+	EXPECT_EQ(0xdeadbeef, w.s.kicks_done);
+	EXPECT_EQ(0xdeadbeef, w.s.status);
+
+	k[n - 1].flags = 0;
+	npu_submit_init(&w.s, k, n, NULL, 0);
+	t0 = npu_now_ns();
+	w.s.timeout_ns = t0 + 300 * MS;
+	test_err_submit(ETIMEDOUT, self->fd, &w.s);
+	took = npu_now_ns() - t0;
+	EXPECT_EQ(NPUKIT_STATUS_TIMEOUT, w.s.status);
+	EXPECT_EQ(0, w.s.kicks_done);
+	EXPECT_EQ(0, w.s.mmio_writes);
+	EXPECT_GT(5000 * MS, took) TH_LOG("returned %lld ms after the call",
+					  (long long)(took / MS));
+
+	w.s.timeout_ns = npu_now_ns() + 120LL * 1000 * MS;
+	ASSERT_EQ(0, pthread_create(&th, NULL, npu_submit_thread, &w));
+	usleep(500 * 1000);
+	ASSERT_EQ(0, pthread_kill(th, SIGUSR1));
+	pthread_join(th, NULL);
+	EXPECT_EQ(EINTR, w.err) TH_LOG("got %s", strerror(w.err));
+	EXPECT_EQ(NPUKIT_STATUS_INTERRUPTED, w.s.status);
+	EXPECT_EQ(0, w.s.kicks_done);
+	/* neither the timed-out nor the interrupted batch kept its share */
+	/* each holder: its kicks, its one result slot, a page (npukit_job.c) */
+	EXPECT_EQ(2 * (holder_bytes + (long long)sizeof(npu_ctile) +
+		       sysconf(_SC_PAGESIZE)), npu_stat("held_bytes"));
+
+	EXPECT_EQ(0, holder_stop(&h2));
+	EXPECT_EQ(0, holder_stop(&h1));
+	EXPECT_TRUE(h2.t.ret == 0 || h2.t.err == EINTR) TH_LOG("%s", strerror(h2.t.err));
+	EXPECT_TRUE(h1.t.ret == 0 || h1.t.err == EINTR) TH_LOG("%s", strerror(h1.t.err));
+	EXPECT_EQ(0, npu_stat("held_bytes"));
+	signal(SIGUSR1, SIG_DFL);
+	free(k);
 }
 
 /* Sums of the holder written so far: its slots not holding the fill */
