@@ -34,7 +34,7 @@
  * nothing of the program but its caches made at first use, each its own
  * pointer published with an atomic compare-and-exchange (the replay table,
  * run_replay.c; the NpuKit engine's kick groups, engine_npukit_groups.c;
- * the passes text, response.c), none of which the parse reads. The input
+ * the passes text, response_passes.c), none of which the parse reads. The input
  * limit is an atomic (text_read.c), the parse's C locale is per thread
  * (uselocale()), errno is per thread, and the engine, stdout and stderr
  * are used by the calling thread alone. make check-cli-tsan runs the
