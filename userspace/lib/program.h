@@ -122,10 +122,11 @@ struct ttpu_program {
 	size_t image_len;
 	bool image_mapped;
 	/*
-	 * Derived from the program alone, made at its first run and kept:
-	 * the response's "passes" list (response_passes.c) and the NpuKit
-	 * engine's kick groups (engine_npukit_groups.c), the host chains'
-	 * replay table (run_replay.c), the software engine's K-walks
+	 * Derived from the program alone, made by ttpu_program_prepare()
+	 * (run_prepare.c) or else at its first run, and kept: the response's
+	 * "passes" list (response_passes.c) and the NpuKit engine's kick
+	 * groups (engine_npukit_groups.c), the host chains' replay table
+	 * (run_replay.c), the software engine's K-walks
 	 * (engine_software_walks.c)
 	 */
 	struct ttpu_passes_text *passes_text;

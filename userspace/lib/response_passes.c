@@ -6,7 +6,9 @@
  * each): it is rendered once, kept with the program and shared by every
  * result, counted. A response can hold 100k records, 2.9 MB, which were
  * written again for every request (Documentation/host-cost.rst, "Once
- * per program"). It is made at the program's first run.
+ * per program"). It is made by ttpu_program_prepare() (run_prepare.c),
+ * so that a served program's start-up pays for it and not its first
+ * request, or else at the program's first run.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -148,8 +150,9 @@ static struct ttpu_passes_text *passes_text_render(const struct ttpu_program *pr
 }
 
 /*
- * Runs of one program on several threads may race to make the list: the
- * first to publish wins, the others free theirs.
+ * Runs of one program and ttpu_program_prepare() on several threads may
+ * race to make the list: the first to publish wins, the others free
+ * theirs.
  */
 struct ttpu_passes_text *ttpu_passes_text_get(const struct ttpu_program *prog)
 {

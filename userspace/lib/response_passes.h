@@ -22,8 +22,8 @@ struct ttpu_passes_text {
 
 /*
  * ttpu_passes_text_get() - @prog's rendered list with a reference for the
- * caller (ttpu_passes_text_put() drops it): made now if no run made it
- * before. NULL when out of memory.
+ * caller (ttpu_passes_text_put() drops it): made now if no run and no
+ * ttpu_program_prepare() made it before. NULL when out of memory.
  */
 struct ttpu_passes_text *ttpu_passes_text_get(const struct ttpu_program *prog);
 
