@@ -19,10 +19,11 @@ RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # their program, plus many and concurrent runs of one program (result and
 # program lifetimes), the matmul builder, compiled programs and the NpuKit
 # engine's groups and packing on the in-process device, the software
-# engine's two threads: ~50 s under valgrind.
+# engine's two threads, what a prepare makes racing first runs: ~50 s
+# under valgrind.
 RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_binary_write \
 	test_binary_mutate test_runs \
-	test_api test_matmul test_npukit_pack test_replay test_software_engine
+	test_api test_matmul test_npukit_pack test_replay test_software_engine test_prepare
 RT_SUITE   ?= runtime
 
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
@@ -37,15 +38,15 @@ $(RT_OUT)/%: $(BUILD)/obj/$(RT_DIR)/%.o $(RT_HELPERS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(RT_HELPERS) $(LIB_A) $(LDLIBS)
 
-# test_npukit_pack runs the NpuKit engine on the device in the process
-# (tests/bench-host/standin_device.c defines ioctl()).
+# test_npukit_pack and test_prepare run the NpuKit engine on the device in
+# the process (tests/bench-host/standin_device.c defines ioctl()).
 RT_STANDIN := $(BUILD)/obj/tests/bench-host/standin_device.o
 $(RT_STANDIN): tests/bench-host/standin_device.c uapi/npukit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(RT_OUT)/test_npukit_pack: $(BUILD)/obj/$(RT_DIR)/test_npukit_pack.o $(RT_HELPERS) \
-		$(RT_STANDIN) $(LIB_A)
+$(RT_OUT)/test_npukit_pack $(RT_OUT)/test_prepare: $(RT_OUT)/%: $(BUILD)/obj/$(RT_DIR)/%.o \
+		$(RT_HELPERS) $(RT_STANDIN) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(RT_HELPERS) $(RT_STANDIN) $(LIB_A) $(LDLIBS)
 
@@ -69,9 +70,10 @@ CHECK_TARGETS += check-runtime-vg
 # threads (the NpuKit engine's worker, concurrent runs of one program, a
 # run's second thread: test_replay sets TTPU_RUN_THREADS=2; the software
 # engine's: test_software_engine; first runs racing to make what is kept
-# with the program: test_once_per_program).
+# with the program: test_once_per_program; and racing prepares:
+# test_prepare).
 RT_TSAN_TESTS := test_npukit_pack test_runs test_replay test_software_engine \
-	test_once_per_program
+	test_once_per_program test_prepare
 .PHONY: check-runtime-tsan rt-tsan-run
 rt-tsan-run: $(RT_TSAN_TESTS:%=$(RT_OUT)/%)
 	$(call run-suite,runtime-tsan,$^,env TSAN_OPTIONS=halt_on_error=1:exitcode=66)

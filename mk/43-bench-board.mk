@@ -14,9 +14,11 @@
 # CPU account summed over the request's SUBMITs. Both engines, by default
 # the worst of BOARD_SEEDS seeds of random weights and inputs for the MLP
 # 784->128->10, batch 64, i8 hidden layer; `make bench-board REQUEST=FILE`
-# takes any request ({"program", "inputs"}). A benchmark: never part of
-# `make check`; it fails only when something could not run or an answer
-# was wrong.
+# takes any request ({"program", "inputs"}). The first request is printed
+# beside the warm one, and --serve's start-up (loading the program,
+# opening the engine, ttpu_program_prepare()) beside both. A benchmark:
+# never part of `make check`; it fails only when something could not run
+# or an answer was wrong.
 
 BOARD_DIR      = $(BUILD)/bench-board
 BOARD_SEEDS   ?= 1 2 3

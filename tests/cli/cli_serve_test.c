@@ -9,7 +9,8 @@
  * an error line for that request and the next is served, in bounded
  * memory; a read error is exit 3, never EOF; each error names its line of
  * stdin; "nul" and "n" are not called null; a line's newline is not part
- * of its request.
+ * of its request. Issue 29: what depends on the program alone is derived
+ * at start-up, and the responses stay byte for byte a one-request run's.
  */
 #include "kselftest_harness.h"
 #include "cli_check.h"
@@ -101,6 +102,75 @@ TEST(same_response_as_file_mode)
 	free(in);
 }
 
+/*
+ * --serve derives what depends on the program alone at its start-up
+ * (ttpu_program_prepare(): the passes list, the replay table of two-layer's
+ * i8 layer, the engine's own), not at its first request: every response
+ * is still byte for byte what a one-request run writes, the first as the
+ * later ones, from the JSON program and from its compiled form, with the
+ * passes in every form.
+ */
+TEST(prepared_at_start_up_same_bytes)
+{
+	static const char *const inputs[2] = {
+		"{\"X\": [[3, -1, 2, 0, 1, -2], [1, 2, -3, 4, 0, 1]]}",
+		"{\"X\": [[-5, 4, 0, 2, -1, 3], [2, 0, 1, -1, 4, -2]]}",
+	};
+	static const char *const forms[] = { "full", "summary", "none" };
+	char *dir = cli_tmpdir(), *ttpb, *in_path[2], *stream;
+	const char *progs[2];
+	struct proc_result c;
+
+	ASSERT_NE(NULL, dir);
+	ttpb = cli_path(dir, "two-layer.ttpb");
+	ASSERT_NE(NULL, ttpb);
+	progs[0] = cli_data_kept("two-layer.json");
+	progs[1] = ttpb;
+	ASSERT_EQ(0, proc_run_ttpu((const char *const[]){ "--compile", progs[0], "-o", ttpb,
+							  NULL }, NULL, &c));
+	ASSERT_EQ(0, c.status) { TH_LOG("%s", c.err); }
+	proc_result_free(&c);
+	for (int i = 0; i < 2; i++) {
+		in_path[i] = cli_path(dir, i ? "in1.json" : "in0.json");
+		ASSERT_NE(NULL, in_path[i]);
+		ASSERT_EQ(0, cli_spit(in_path[i], inputs[i], strlen(inputs[i])));
+	}
+	ASSERT_LT(0, asprintf(&stream, "%s\n%s\n%s\n", inputs[0], inputs[1], inputs[0]));
+	for (int p = 0; p < 2; p++) {
+		for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+			const char *serve[] = { "--serve", "--engine", "software", "--passes",
+						forms[f], progs[p], NULL };
+			struct proc_opts o = { .stdin_text = stream };
+			struct proc_result a, once[2];
+
+			for (int i = 0; i < 2; i++) {
+				const char *args[] = { "--engine", "software", "--passes", forms[f],
+						       progs[p], "--inputs", in_path[i], NULL };
+
+				ASSERT_EQ(0, proc_run_ttpu(args, NULL, &once[i]));
+				ASSERT_EQ(0, once[i].status) { TH_LOG("%s", once[i].err); }
+			}
+			ASSERT_EQ(0, proc_run_ttpu(serve, &o, &a));
+			ASSERT_EQ(0, a.status) { TH_LOG("%s", a.err); }
+			ASSERT_EQ(2 * once[0].out_len + once[1].out_len, a.out_len) {
+				TH_LOG("%s --passes %s: %s", progs[p], forms[f], a.out);
+			}
+			EXPECT_EQ(0, memcmp(a.out, once[0].out, once[0].out_len));
+			EXPECT_EQ(0, memcmp(a.out + once[0].out_len, once[1].out, once[1].out_len));
+			EXPECT_EQ(0, memcmp(a.out + once[0].out_len + once[1].out_len, once[0].out,
+					    once[0].out_len));
+			proc_result_free(&a);
+			proc_result_free(&once[0]);
+			proc_result_free(&once[1]);
+		}
+	}
+	free(stream);
+	free(in_path[0]);
+	free(in_path[1]);
+	free(ttpb);
+	cli_rmdir(dir);
+}
+
 TEST(empty_stdin_is_success)
 {
 	const char *args[] = { "--serve", "--engine", "software", cli_data_kept("tiny.json"), NULL };
@@ -121,6 +191,8 @@ TEST(stats_per_request)
 
 	ASSERT_EQ(0, proc_run_ttpu(args, &o, &r));
 	EXPECT_EQ(0, r.status);
+	/* The start-up's prepare, before the first request */
+	EXPECT_EQ(r.err, strstr(r.err, "stats: prepare ")) { TH_LOG("%s", r.err); }
 	EXPECT_NE(NULL, strstr(r.err, "stats: request 1: ok"));
 	EXPECT_NE(NULL, strstr(r.err, "stats: request 2: InputError"));
 	EXPECT_NE(NULL, strstr(r.err, "stats: request 3: ok"));

@@ -183,3 +183,21 @@ void rt_put(struct rt_text *t, const char *fmt, ...)
 	}
 	t->len += (size_t)n;
 }
+
+char *rt_response(const ttpu_result *res)
+{
+	struct ttpu_error err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	if (ttpu_result_write_json(res, f, 0, &err)) {
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	return text;
+}

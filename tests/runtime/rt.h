@@ -63,6 +63,9 @@ int rt_run(const ttpu_program *prog, const char *sq_inputs, ttpu_result **out,
 int rt_load_run(const char *sq_prog, const char *sq_inputs, ttpu_result **out,
 		struct ttpu_error *err);
 
+/* @res's response (ttpu_result_write_json(), no stats); malloc'd, NULL on failure. */
+char *rt_response(const ttpu_result *res);
+
 /*
  * Compare output @name of @res with @n values @exp. Returns -1 when equal,
  * else the first differing index (or -2 when missing or of another size),

@@ -20,24 +20,6 @@
 #define DATA "tests/runtime/data/"
 #define THREADS 4
 
-static char *response_of(const ttpu_result *res)
-{
-	struct ttpu_error err;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return NULL;
-	if (ttpu_result_write_json(res, f, 0, &err)) {
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	fclose(f);
-	return text;
-}
-
 struct job {
 	const ttpu_program *prog;
 	const ttpu_inputs *in;
@@ -52,7 +34,7 @@ static void *run_one(void *arg)
 
 	if (ttpu_run(j->prog, rt_engine(), j->in, &res, &err))
 		return NULL;
-	j->response = response_of(res);
+	j->response = rt_response(res);
 	ttpu_result_free(res);
 	return NULL;
 }
@@ -81,8 +63,8 @@ TEST(results_outlive_the_program)
 	ASSERT_EQ(0, ttpu_run(prog, rt_engine(), in, &r2, &err)) TH_LOG("%s", err.message);
 	ttpu_inputs_free(in);
 	ttpu_program_free(prog);
-	t1 = response_of(r1);
-	t2 = response_of(r2);
+	t1 = rt_response(r1);
+	t2 = rt_response(r2);
 	ASSERT_NE(NULL, t1);
 	ASSERT_NE(NULL, t2);
 	EXPECT_STREQ(t1, t2);
@@ -152,7 +134,7 @@ static int passes_as_printed(const int64_t *ids, size_t n, char *why, size_t len
 		snprintf(why, len, "%.150s", err.message);
 		goto out;
 	}
-	text = response_of(res);
+	text = rt_response(res);
 	at = text ? strstr(text, "\"passes\": [") : NULL;
 	bad = !at || strncmp(at, want.s, want.len);
 	if (bad)

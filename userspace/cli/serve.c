@@ -31,10 +31,13 @@
  * (its name, buffers, input list and name index: ttpu_inputs_new(),
  * ttpu_inputs_parse() in program_inputs.c and the text_*.c readers), and
  * writes only its own ttpu_inputs, json-c tokener and error. A run writes
- * nothing of the program but its caches made at first use, each its own
- * pointer published with an atomic compare-and-exchange (the replay table,
- * run_replay.c; the NpuKit engine's kick groups, engine_npukit_groups.c;
- * the passes text, response.c), none of which the parse reads. The input
+ * nothing of the program but what it derives from the program alone, each
+ * its own pointer published with an atomic compare-and-exchange (the
+ * replay table, run_replay.c; the NpuKit engine's kick groups,
+ * engine_npukit_groups.c; the software engine's K-walks; the passes text,
+ * response_passes.c), none of which the parse reads; and those are made
+ * by ttpu_program_prepare() before the reader thread starts, so a run
+ * only reads them (the first request costs what the others do). The input
  * limit is an atomic (text_read.c), the parse's C locale is per thread
  * (uselocale()), errno is per thread, and the engine, stdout and stderr
  * are used by the calling thread alone. make check-cli-tsan runs the
@@ -298,8 +301,20 @@ int cli_serve(const ttpu_program *prog, ttpu_engine *eng, bool stats,
 	bool threaded;
 	unsigned long long n = 0;
 	struct serve_request q;
-	int ret = 0;
+	uint64_t start;
+	int ret;
 
+	/*
+	 * What every run derives from the program alone, made now: the
+	 * start-up pays for it, and the first request costs what the others
+	 * do (Documentation/npukit/board-time.rst, "The first request").
+	 */
+	start = cli_now_ns();
+	ret = ttpu_program_prepare(prog, eng, err);
+	if (ret)
+		return ret;
+	if (stats)
+		fprintf(stderr, "stats: prepare %.3f ms\n", (cli_now_ns() - start) / 1e6);
 	r.buf = malloc(r.cap);
 	if (!r.buf)
 		return ttpu_error_sys(err, ENOMEM, "allocating the request buffer");

@@ -437,6 +437,35 @@ TTPU_API int ttpu_run(const ttpu_program *prog, ttpu_engine *eng,
 		      struct ttpu_error *err);
 TTPU_API void ttpu_result_free(ttpu_result *res);
 
+/**
+ * ttpu_program_prepare() - derive now what runs of @prog derive from the
+ * program alone
+ * @prog: a loaded program
+ * @eng: the engine its runs will use, or NULL for only what every
+ *	engine's runs share
+ * @err: filled on failure, or NULL
+ *
+ * A run keeps with its program what depends on the program alone (the
+ * response's passes list, the order of the checked accumulations, the
+ * engine's grouping of passes into kicks or its merged dot products), so
+ * a program's first run on an engine makes all of it and costs more than
+ * the runs after it. After ttpu_program_prepare() the first run costs
+ * what the others do: a server calls it once, after loading the program
+ * and opening the engine and before its first request (ttpu-run --serve
+ * does). No answer, error or byte of a response changes.
+ *
+ * Idempotent, and safe while other threads run @prog or prepare it: each
+ * piece is made once and published atomically, as a first run publishes
+ * it (a thread that loses the race frees its own copy). Without it, runs
+ * make these themselves, as before.
+ *
+ * Return: 0, or -TTPU_USAGE_ERROR for a NULL @prog or one not made by the
+ * library's loaders, -TTPU_SYSTEM_ERROR when memory runs out (nothing
+ * half-made is kept: runs then try again).
+ */
+TTPU_API int ttpu_program_prepare(const ttpu_program *prog, ttpu_engine *eng,
+				  struct ttpu_error *err);
+
 TTPU_API const struct ttpu_run_stats *
 ttpu_result_stats(const ttpu_result *res);
 /**

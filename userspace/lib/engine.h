@@ -36,6 +36,16 @@ struct ttpu_run_ctx {
 };
 
 struct ttpu_engine_ops {
+	/*
+	 * Optional: derive now what this engine's runs of @prog derive from
+	 * the program alone and keep with it (the first run would make it
+	 * otherwise: ttpu_program_prepare(), run_prepare.c). Idempotent, and
+	 * safe beside runs of @prog on other threads: whatever it makes is
+	 * published once, atomically, as a first run publishes it. Returns 0
+	 * or a negative ttpu_error_kind with @err filled.
+	 */
+	int (*prepare)(struct ttpu_engine *eng, const struct ttpu_program *prog,
+		       struct ttpu_error *err);
 	/* Optional: set up per-run state in ctx->engine_scratch. */
 	int (*run_begin)(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
 			 struct ttpu_error *err);

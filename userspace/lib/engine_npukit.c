@@ -387,6 +387,24 @@ nomem:
 	return ttpu_error_nomem(err, "planning NpuKit kicks");
 }
 
+/*
+ * The kick groups of the device's jobs (the runner always passes its mask
+ * of the jobs it keeps): one set for every stage, made at the first
+ * stage_groups() of a run otherwise. A program without a MATMUL stage
+ * has none to make.
+ */
+static int npukit_prepare(struct ttpu_engine *eng, const struct ttpu_program *prog,
+			  struct ttpu_error *err)
+{
+	const struct ttpu_plan *plan = prog->plan;
+
+	for (size_t i = 0; i < plan->nstages; i++)
+		if (plan->stages[i].kind == TTPU_STAGE_MATMUL)
+			return ttpu_npukit_stage_groups(prog, &plan->stages[i], true) ? 0 :
+				ttpu_error_nomem(err, "planning NpuKit kicks");
+	return 0;
+}
+
 static int npukit_run_begin(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
 			    struct ttpu_error *err)
 {
@@ -422,6 +440,7 @@ static void npukit_close(struct ttpu_engine *eng)
 }
 
 static const struct ttpu_engine_ops npukit_ops = {
+	.prepare = npukit_prepare,
 	.run_begin = npukit_run_begin,
 	.compute_stage = ttpu_npukit_compute_stage,
 	.run_end = npukit_run_end,

@@ -260,12 +260,22 @@ static int sw_compute_stage(struct ttpu_engine *eng, struct ttpu_run_ctx *ctx,
 	return 0;
 }
 
+/* The K-walks, made at the first compute_stage() of a run otherwise. */
+static int sw_prepare(struct ttpu_engine *eng, const struct ttpu_program *prog,
+		      struct ttpu_error *err)
+{
+	if (!ttpu_sw_walks_of(prog))
+		return ttpu_error_nomem(err, "merging links (software engine)");
+	return 0;
+}
+
 static void sw_close(struct ttpu_engine *eng)
 {
 	free(eng);
 }
 
 static const struct ttpu_engine_ops sw_ops = {
+	.prepare = sw_prepare,
 	.run_begin = sw_run_begin,
 	.compute_stage = sw_compute_stage,
 	.run_end = sw_run_end,

@@ -122,10 +122,11 @@ struct ttpu_program {
 	size_t image_len;
 	bool image_mapped;
 	/*
-	 * Derived from the program alone, made at its first run and kept:
-	 * the response's "passes" list (response.c) and the NpuKit engine's
-	 * kick groups (engine_npukit_groups.c), the host chains' replay
-	 * table (run_replay.c), the software engine's K-walks
+	 * Derived from the program alone, made by ttpu_program_prepare()
+	 * (run_prepare.c) or else at its first run, and kept: the response's
+	 * "passes" list (response_passes.c) and the NpuKit engine's kick
+	 * groups (engine_npukit_groups.c), the host chains' replay table
+	 * (run_replay.c), the software engine's K-walks
 	 * (engine_software_walks.c)
 	 */
 	struct ttpu_passes_text *passes_text;
@@ -134,7 +135,7 @@ struct ttpu_program {
 	struct ttpu_sw_walks *sw_walks;
 };
 
-/* response.c: drop a reference to a rendered "passes" list (NULL: none). */
+/* response_passes.c: drop a reference to a rendered "passes" list (NULL: none). */
 void ttpu_passes_text_put(struct ttpu_passes_text *t);
 /* engine_npukit_groups.c: free a program's kick groups (NULL: none). */
 void ttpu_npukit_groups_free(struct ttpu_npukit_groups *g);
