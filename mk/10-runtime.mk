@@ -21,7 +21,8 @@ RT_HELPERS := $(BUILD)/obj/$(RT_DIR)/rt.o
 # engine's groups and packing on the in-process device, the software
 # engine's two threads, what a prepare makes racing first runs: ~50 s
 # under valgrind.
-RT_VG_TESTS := test_schema test_inputs test_range test_range_chain test_binary test_binary_write \
+RT_VG_TESTS := test_schema_document test_schema_buffers test_schema_commands test_schema_estimate \
+	test_inputs test_range test_range_chain test_binary test_binary_write \
 	test_binary_mutate test_runs \
 	test_api test_matmul test_npukit_pack test_replay test_software_engine test_prepare
 RT_SUITE   ?= runtime

@@ -4,9 +4,10 @@
  * buffers whose shapes are not multiples of the tile.
  *
  * Reading outside a buffer yields 0 and writing outside is dropped. Window
- * origins are >= 0 (a negative r or c is a SchemaError, test_schema), so the
- * top and left edges are met only by windows at r = 0 / c = 0 over buffers
- * smaller than a tile; the bottom and right edges by any origin.
+ * origins are >= 0 (a negative r or c is a SchemaError,
+ * test_schema_commands), so the top and left edges are met only by windows
+ * at r = 0 / c = 0 over buffers smaller than a tile; the bottom and right
+ * edges by any origin.
  */
 #include <stdio.h>
 #include <stdlib.h>

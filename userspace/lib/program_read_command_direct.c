@@ -21,7 +21,7 @@
  * message, line and column, comes from one reader only, and what this one
  * accepts is valid JSON whose every value json-c would read as the same
  * bytes or the same number: the two readers cannot disagree.
- * tests/runtime/test_direct.c loads programs both ways to show it.
+ * tests/runtime/test_direct_commands.c loads programs both ways to show it.
  */
 #include <string.h>
 

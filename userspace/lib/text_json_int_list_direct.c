@@ -22,7 +22,8 @@
  * read to the same int64 values, so both readers hand the same numbers to
  * the same range check and messages (text_json_int_list.c): every error,
  * its message, line and column, is the same either way.
- * tests/runtime/test_direct.c loads programs and inputs both ways to show it.
+ * tests/runtime/test_direct_int_lists.c loads programs and inputs both ways
+ * to show it.
  *
  * A row is read in gears (issue 20: on the board the MLP's inputs cost
  * 143 to 172 armhf instructions a number, the int64 scan, a capacity and
