@@ -20,7 +20,7 @@ HW_SRC      := tests/hw-emu
 # for npukit_sim.c and its siblings (DU_SIM_MODEL) under npukit_sim.ko's
 # glue (npukit_sim_main.c)
 HW_DRIVER   := $(filter-out $(DU_SIM_MODEL),$(DU_DRIVER))
-HW_OWN      := axi_dma hwemu_monitor hwemu_sim pg021_driver
+HW_OWN      := axi_dma hwemu_board hwemu_monitor hwemu_sim pg021_driver
 HW_CFLAGS   = $(filter-out -fno-PIE,$(DU_X86_CFLAGS)) -fPIC -D_GNU_SOURCE -I$(HW_SRC)
 HW_OBJS     = $(HW_DRIVER:%=$(HW_DIR)/obj/driver/npukit_%.o) \
 	$(DU_OWN:%=$(HW_DIR)/obj/du/%.o) $(HW_OWN:%=$(HW_DIR)/obj/hw/%.o)
@@ -167,3 +167,4 @@ check-hw-emu-sync: $(HW_OBJS) $(HW_PORT_NPU)
 	grep -E '^(not )?ok|^sync mutants' $$log | sed 's/^/hw-emu-sync: /'; \
 	scripts/tally hw-emu-sync $$log $(RESULTS) || status=1; \
 	exit $$status
+
