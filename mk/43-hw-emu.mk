@@ -46,11 +46,17 @@ $(HW_DIR)/obj/hw/hwemu_preload.o: $(HW_SRC)/hwemu_preload.c
 
 # One set of programs per NPU behind the pins: port (the C port model) and
 # rtl (Verilated); the same sources otherwise.
-HW_PROGS    := kick_count hwemu_storm dma_test monitor_test sim_regs_test sim_ctrl_test
+HW_PROGS    := kick_count hwemu_storm hwemu_probe_test dma_test monitor_test sim_regs_test \
+	sim_ctrl_test
 HW_PORT_NPU = $(HW_DIR)/obj/hw/npu_portmodel.o
 HW_RTL_NPU  = $(HW_DIR)/obj/rtl/npu_rtl.o $(HW_VL_DIR)/Vnpukit_axil__ALL.a \
 	$(HW_DIR)/obj/rtl/verilated.o $(HW_DIR)/obj/rtl/verilated_threads.o
 HW_RTL_LIBS = -lstdc++ -lm -pthread
+
+# the board's probe test is a kselftest_harness program
+HW_HARNESS_CFLAGS = -Wno-missing-prototypes -isystem $(KSELFTEST_DIR)
+$(HW_DIR)/port/hwemu_probe_test $(HW_DIR)/rtl/hwemu_probe_test: HW_PROG_CFLAGS += \
+	$(HW_HARNESS_CFLAGS)
 
 $(HW_DIR)/port/kick_count: tests/driver-user/kick_count.c $(HW_OBJS) $(HW_PORT_NPU)
 	@mkdir -p $(dir $@)
