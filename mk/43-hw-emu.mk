@@ -13,6 +13,11 @@
 #   check-hw-emu-sync           (part of `make check`) each dma_sync_* of
 #                               the driver deleted or flipped in a scratch
 #                               build must fail on the cache model
+#   check-hw-emu-board          (part of `make check`) the driver's hardware
+#                               branch on the emulated board (probe, faults
+#                               at probe, remove, interrupts, the PL reset
+#                               line), then each deliberate bug of that
+#                               branch in a scratch build must fail it
 
 HW_DIR      = $(BUILD)/hw-emu
 HW_SRC      := tests/hw-emu
@@ -174,3 +179,18 @@ check-hw-emu-sync: $(HW_OBJS) $(HW_PORT_NPU)
 	scripts/tally hw-emu-sync $$log $(RESULTS) || status=1; \
 	exit $$status
 
+# The driver's hardware branch on the emulated board, on the port model
+# (hwemu_probe_test), then each deliberate bug of that branch in a scratch
+# copy must fail it (tests/hw-emu/run-board-mutants), part of `make check`
+.PHONY: check-hw-emu-board
+CHECK_TARGETS += check-hw-emu-board
+check-hw-emu-board: $(HW_OBJS) $(HW_PORT_NPU) $(HW_DIR)/port/hwemu_probe_test
+	@mkdir -p $(RESULTS)
+	@log=$(RESULTS)/hw-emu-board.log; status=0; \
+	NPUKIT_HWEMU_STRICT=1 $(HW_DIR)/port/hwemu_probe_test >$$log 2>&1 || status=1; \
+	CC='$(CC)' HW_CFLAGS='$(HW_CFLAGS)' HW_PROG_CFLAGS='$(HW_PROG_CFLAGS) $(HW_HARNESS_CFLAGS)' \
+		HW_OBJS='$(HW_OBJS)' HW_NPU='$(HW_PORT_NPU)' HW_OBJ_DIR='$(HW_DIR)/obj/driver' \
+		$(HW_SRC)/run-board-mutants $(HW_DIR)/board-mutants >>$$log 2>&1 || status=1; \
+	grep -E '^(not )?ok|^board mutants' $$log | sed 's/^/hw-emu-board: /'; \
+	scripts/tally hw-emu-board $$log $(RESULTS) || status=1; \
+	exit $$status
