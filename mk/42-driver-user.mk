@@ -29,7 +29,8 @@ DU_DIR      = $(BUILD)/driver-user
 DU_SIM_MODEL := sim sim_dma sim_bus sim_cpu sim_dev
 DU_DRIVER   := drv job submit_args hw hw_setup backend $(DU_SIM_MODEL) sim_stall sim_main recover irq sysfs pin lock
 du-modname   = -DKBUILD_MODNAME='"$(if $(filter npukit_sim%,$(1)),npukit_sim,npukit)"'
-DU_OWN      := shim/npukit_shim shim/shim_uaccess shim/shim_dma driver_user debugfs_off
+DU_OWN      := shim/npukit_shim shim/shim_platform shim/shim_irq shim/shim_uaccess shim/shim_dma \
+	driver_user debugfs_off
 # Every <linux/...> those files include, each made a one-line include of the
 # shim's header; <linux/ioctl.h> (the UAPI header's) stays the system's.
 DU_LINUX    := atomic bits build_bug capability clk debugfs delay device dma-mapping err fs \

@@ -13,6 +13,11 @@
 #   check-hw-emu-sync           (part of `make check`) each dma_sync_* of
 #                               the driver deleted or flipped in a scratch
 #                               build must fail on the cache model
+#   check-hw-emu-board          (part of `make check`) the driver's hardware
+#                               branch on the emulated board (probe, faults
+#                               at probe, remove, interrupts, the PL reset
+#                               line), then each deliberate bug of that
+#                               branch in a scratch build must fail it
 
 HW_DIR      = $(BUILD)/hw-emu
 HW_SRC      := tests/hw-emu
@@ -20,7 +25,7 @@ HW_SRC      := tests/hw-emu
 # for npukit_sim.c and its siblings (DU_SIM_MODEL) under npukit_sim.ko's
 # glue (npukit_sim_main.c)
 HW_DRIVER   := $(filter-out $(DU_SIM_MODEL),$(DU_DRIVER))
-HW_OWN      := axi_dma hwemu_monitor hwemu_sim pg021_driver
+HW_OWN      := axi_dma hwemu_board hwemu_monitor hwemu_sim pg021_driver
 HW_CFLAGS   = $(filter-out -fno-PIE,$(DU_X86_CFLAGS)) -fPIC -D_GNU_SOURCE -I$(HW_SRC)
 HW_OBJS     = $(HW_DRIVER:%=$(HW_DIR)/obj/driver/npukit_%.o) \
 	$(DU_OWN:%=$(HW_DIR)/obj/du/%.o) $(HW_OWN:%=$(HW_DIR)/obj/hw/%.o)
@@ -46,11 +51,17 @@ $(HW_DIR)/obj/hw/hwemu_preload.o: $(HW_SRC)/hwemu_preload.c
 
 # One set of programs per NPU behind the pins: port (the C port model) and
 # rtl (Verilated); the same sources otherwise.
-HW_PROGS    := kick_count hwemu_storm dma_test monitor_test sim_regs_test sim_ctrl_test
+HW_PROGS    := kick_count hwemu_storm hwemu_probe_test dma_test monitor_test sim_regs_test \
+	sim_ctrl_test
 HW_PORT_NPU = $(HW_DIR)/obj/hw/npu_portmodel.o
 HW_RTL_NPU  = $(HW_DIR)/obj/rtl/npu_rtl.o $(HW_VL_DIR)/Vnpukit_axil__ALL.a \
 	$(HW_DIR)/obj/rtl/verilated.o $(HW_DIR)/obj/rtl/verilated_threads.o
 HW_RTL_LIBS = -lstdc++ -lm -pthread
+
+# the board's probe test is a kselftest_harness program
+HW_HARNESS_CFLAGS = -Wno-missing-prototypes -isystem $(KSELFTEST_DIR)
+$(HW_DIR)/port/hwemu_probe_test $(HW_DIR)/rtl/hwemu_probe_test: HW_PROG_CFLAGS += \
+	$(HW_HARNESS_CFLAGS)
 
 $(HW_DIR)/port/kick_count: tests/driver-user/kick_count.c $(HW_OBJS) $(HW_PORT_NPU)
 	@mkdir -p $(dir $@)
@@ -166,4 +177,20 @@ check-hw-emu-sync: $(HW_OBJS) $(HW_PORT_NPU)
 		$(HW_SRC)/run-sync-mutants $(HW_DIR)/sync-mutants >$$log 2>&1 || status=1; \
 	grep -E '^(not )?ok|^sync mutants' $$log | sed 's/^/hw-emu-sync: /'; \
 	scripts/tally hw-emu-sync $$log $(RESULTS) || status=1; \
+	exit $$status
+
+# The driver's hardware branch on the emulated board, on the port model
+# (hwemu_probe_test), then each deliberate bug of that branch in a scratch
+# copy must fail it (tests/hw-emu/run-board-mutants), part of `make check`
+.PHONY: check-hw-emu-board
+CHECK_TARGETS += check-hw-emu-board
+check-hw-emu-board: $(HW_OBJS) $(HW_PORT_NPU) $(HW_DIR)/port/hwemu_probe_test
+	@mkdir -p $(RESULTS)
+	@log=$(RESULTS)/hw-emu-board.log; status=0; \
+	NPUKIT_HWEMU_STRICT=1 $(HW_DIR)/port/hwemu_probe_test >$$log 2>&1 || status=1; \
+	CC='$(CC)' HW_CFLAGS='$(HW_CFLAGS)' HW_PROG_CFLAGS='$(HW_PROG_CFLAGS) $(HW_HARNESS_CFLAGS)' \
+		HW_OBJS='$(HW_OBJS)' HW_NPU='$(HW_PORT_NPU)' HW_OBJ_DIR='$(HW_DIR)/obj/driver' \
+		$(HW_SRC)/run-board-mutants $(HW_DIR)/board-mutants >>$$log 2>&1 || status=1; \
+	grep -E '^(not )?ok|^board mutants' $$log | sed 's/^/hw-emu-board: /'; \
+	scripts/tally hw-emu-board $$log $(RESULTS) || status=1; \
 	exit $$status

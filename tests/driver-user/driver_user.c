@@ -37,6 +37,7 @@ struct driver_user_file *driver_user_open(const char *name)
 	struct driver_user_file *f;
 	int ret;
 
+	shim_syscall_enter();
 	if (!misc) {
 		errno = ENOENT;
 		return NULL;
@@ -57,12 +58,31 @@ struct driver_user_file *driver_user_open(const char *name)
 
 long driver_user_ioctl(struct driver_user_file *f, unsigned int cmd, void *arg)
 {
+	shim_syscall_enter();
 	return f->file.f_op->unlocked_ioctl(&f->file, cmd, (unsigned long)arg);
 }
 
 void driver_user_close(struct driver_user_file *f)
 {
+	shim_syscall_enter();
 	if (f->file.f_op->release)
 		f->file.f_op->release(&f->inode, &f->file);
 	free(f);
+}
+
+long driver_user_sysfs(const char *name, const char *attr, char *buf, size_t len)
+{
+	struct miscdevice *misc = shim_misc_find(name);
+	/* a sysfs show() writes up to a page */
+	char page[4096];
+	ssize_t n;
+
+	shim_syscall_enter();
+	if (!misc)
+		return -ENOENT;
+	n = shim_sysfs_show(misc, attr, page);
+	if (n < 0)
+		return n;
+	snprintf(buf, len, "%.*s", (int)n, page);
+	return n;
 }

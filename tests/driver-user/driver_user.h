@@ -8,6 +8,7 @@
 #ifndef DRIVER_USER_H
 #define DRIVER_USER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A module parameter by name, before driver_user_load(): 0 or -ENOENT */
@@ -29,5 +30,11 @@ long driver_user_ioctl(struct driver_user_file *f, unsigned int cmd, void *arg);
 
 /* close(2) */
 void driver_user_close(struct driver_user_file *f);
+
+/*
+ * A read of /sys/class/misc/NAME/ATTR ("state", "stats/pl_resets"): its
+ * length, the text in @buf (cut to @len), or -ENOENT
+ */
+long driver_user_sysfs(const char *name, const char *attr, char *buf, size_t len);
 
 #endif /* DRIVER_USER_H */

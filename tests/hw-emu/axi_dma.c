@@ -95,7 +95,7 @@ static uint8_t *window(struct axi_dma *d, uint32_t addr, uint32_t len)
 		if (addr >= w->addr && len <= w->size && addr - w->addr <= w->size - len)
 			return w->cpu + (addr - w->addr);
 	}
-	return NULL;
+	return d->mem_find ? d->mem_find(addr, len) : NULL;
 }
 
 static void chan_fail(struct axi_dma_chan *ch, uint32_t err)
@@ -324,6 +324,11 @@ static bool chan_irq(const struct axi_dma_chan *ch)
 bool axi_dma_irq(const struct axi_dma *d)
 {
 	return chan_irq(&d->mm2s) || chan_irq(&d->s2mm);
+}
+
+bool axi_dma_introut(const struct axi_dma *d, bool s2mm)
+{
+	return chan_irq(s2mm ? &d->s2mm : &d->mm2s);
 }
 
 bool axi_dma_quiet(const struct axi_dma *d)

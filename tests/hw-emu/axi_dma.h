@@ -11,7 +11,8 @@
  * Idle, DMAIntErr, DMASlvErr, DMADecErr, IOC_Irq and Err_Irq, write one to
  * clear), SA/DA, LENGTH (writing it starts a transfer). A reset of either
  * channel resets both and reads back set for a few cycles. The interrupt
- * output is computed (axi_dma_irq()); NpuKit's board does not wire it.
+ * outputs are computed (axi_dma_irq(), axi_dma_introut()); NpuKit's
+ * board does not wire them, a bitstream may (hwemu_board.c).
  *
  * Adversarial knobs (struct axi_dma_knobs), all the driver must survive:
  * Idle lagging the last beat, Idle raised while beats are still on their
@@ -109,6 +110,11 @@ struct axi_dma {
 	 */
 	void (*mem_access)(void *ctx, uint32_t addr, uint32_t len, bool write, bool done);
 	void *mem_ctx;
+	/*
+	 * Memory outside the windows, or NULL: a board's DMA reaches the DMA
+	 * buffers by bus address (hwemu_board.c); NULL where there are none
+	 */
+	uint8_t *(*mem_find)(uint32_t addr, uint32_t len);
 };
 
 /* Power-on state (both channels Halted) with @knobs */
@@ -126,6 +132,8 @@ void axi_dma_drive(struct axi_dma *d, uint64_t cycle, struct hwemu_pins *p);
 void axi_dma_clock(struct axi_dma *d, const struct hwemu_pins *p);
 /* The interrupt output: (IOC_Irq and IOC_IrqEn) or (Err_Irq and Err_IrqEn) */
 bool axi_dma_irq(const struct axi_dma *d);
+/* The same of one channel: its own pin, mm2s_introut (@s2mm false) or s2mm_introut */
+bool axi_dma_introut(const struct axi_dma *d, bool s2mm);
 /* Nothing in flight and nothing due: cycles can be skipped */
 bool axi_dma_quiet(const struct axi_dma *d);
 /* A PL reset: the power-on state, windows and knobs kept */

@@ -10,7 +10,9 @@
  * open(2) of the path NPUKIT_HWEMU_NODE names (a file that must exist,
  * so that looking for the node finds it) opens the userspace-built
  * driver's node instead (driver_user.h; the driver is loaded with
- * sim_devices=1 on the first open), ioctl(2) on that descriptor calls the
+ * sim_devices=1 on the first open, or with NPUKIT_HWEMU_BOARD set binds
+ * the emulated board's node through its hardware branch, hwemu_board.h),
+ * ioctl(2) on that descriptor calls the
  * node's unlocked_ioctl, close(2) its release; every other file is the C
  * library's. At exit the driver is unloaded and, with NPUKIT_HWEMU_STATS
  * naming a file, what the co-simulation measured is appended to it as one
@@ -36,9 +38,11 @@
 
 #define HW_FILES 16
 
-/* Weak: the same library links against the C simulator too (no stats) */
+/* Weak: the same library links against the C simulator too (no stats, no board) */
 void hwemu_stats(struct hwemu_stats *out) __attribute__((weak));
 const char *hwemu_backend(void) __attribute__((weak));
+int hwemu_board_from_env(void) __attribute__((weak));
+void hwemu_board_remove(void) __attribute__((weak));
 
 static pthread_mutex_t hw_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool hw_loaded;
@@ -74,6 +78,31 @@ static struct driver_user_file *hw_find(int fd)
 	return NULL;
 }
 
+/*
+ * insmod, and the device: npukit_sim.ko's simulated instance, or with
+ * NPUKIT_HWEMU_BOARD the board's node bound by npukit.ko itself
+ * (hwemu_board.h), whose probe must succeed
+ */
+static int hw_load(void)
+{
+	bool board = getenv("NPUKIT_HWEMU_BOARD");
+	int ret;
+
+	if (board && !hwemu_board_from_env)
+		return -ENODEV;	/* the library on the C simulator has no board */
+	ret = driver_user_param("sim_devices", board ? 0 : 1);
+	if (!ret)
+		ret = driver_user_load();
+	if (ret || !board)
+		return ret;
+	ret = hwemu_board_from_env();
+	if (ret) {
+		hwemu_board_remove();
+		driver_user_unload();
+	}
+	return ret;
+}
+
 /* The node's open: a descriptor of /dev/null stands for the file */
 static int hw_open_node(int flags)
 {
@@ -89,10 +118,8 @@ static int hw_open_node(int flags)
 		goto out;
 	}
 	if (!hw_loaded) {
-		int ret = driver_user_param("sim_devices", 1);
+		int ret = hw_load();
 
-		if (!ret)
-			ret = driver_user_load();
 		if (ret) {
 			e = ret < 0 ? -ret : ENODEV;
 			goto out;
@@ -238,5 +265,7 @@ __attribute__((destructor)) static void hw_unload(void)
 			hw_files[i].f = NULL;
 		}
 	}
+	if (hwemu_board_remove)
+		hwemu_board_remove();
 	driver_user_unload();
 }

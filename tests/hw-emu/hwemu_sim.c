@@ -43,6 +43,7 @@
 #include "axi_dma.h"
 #include "pg021.h"
 #include "hwemu.h"
+#include "hwemu_bus.h"
 #include "hwemu_monitor.h"
 
 #define HW_CYCLE_NS		10
@@ -57,6 +58,8 @@
 #define HW_SETTLE_CYCLES	8
 /* An AXI4-Lite read the slave does not answer in this long is a bug here */
 #define HW_READ_MAX_CYCLES	1000
+/* A full write buffer that does not drain in this long (late is at most 1000) */
+#define HW_WRITE_MAX_CYCLES	100000
 #define HW_INSTANCES		8
 
 struct hw_knobs {
@@ -87,6 +90,7 @@ struct npukit_sim {
 	u64 dma_land, npu_land;
 	u64 quiet_from;		/* cycle from which the NPU has nothing to do */
 	unsigned int reset_left;
+	bool reset_held;	/* a board's reset line asserted (hwemu_bus_reset()) */
 	bool r_have;
 	u32 rdata;
 	bool was_busy, was_done;
@@ -243,7 +247,7 @@ static void hw_cycle(struct npukit_sim *s)
 	bool aw_fire, ar_fire, beat;
 
 	hw_land(s, c);
-	p->rst_n = !s->reset_left;
+	p->rst_n = !s->reset_left && !s->reset_held;
 	axi_dma_drive(&s->dma, c, p);
 	p->awvalid = p->wvalid = s->aw_len;
 	if (s->aw_len) {
@@ -278,7 +282,8 @@ static void hw_cycle(struct npukit_sim *s)
 	}
 	s->was_busy = p->busy;
 	s->was_done = p->done;
-	if (aw_fire || ar_fire || beat || p->busy || !p->rst_n)
+	/* a reset held past its first cycles changes nothing more: quiet */
+	if (aw_fire || ar_fire || beat || p->busy || s->reset_left)
 		s->quiet_from = c + HW_SETTLE_CYCLES;
 	hwemu_npu_clock(s->npu, p);
 	if (aw_fire)
@@ -298,7 +303,7 @@ static u64 hw_quiet_until(struct npukit_sim *s)
 	unsigned int i;
 
 	if (s->aw_len || s->pins.arvalid || s->reset_left || s->pins.busy ||
-	    s->cyc < s->quiet_from || !axi_dma_quiet(&s->dma))
+	    s->cyc < s->quiet_from || (!axi_dma_quiet(&s->dma) && !s->reset_held))
 		return s->cyc;
 	for (i = 0; i < s->wq_len; i++)
 		next = min(next, s->wq[i].land / HW_CYCLE_NS);
@@ -338,7 +343,8 @@ u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_space space, u32 off)
 		sim->r_have = false;
 		while (!sim->r_have) {
 			if (sim->cyc == give_up) {
-				fprintf(stderr, "hw-emu: the NPU did not answer a read of %#x\n", off);
+				fprintf(stderr, "hw-emu: the NPU did not answer a read of %#x%s\n", off,
+					sim->reset_held ? " (the PL is held in reset: the bus hangs)" : "");
 				abort();
 			}
 			hw_cycle(sim);
@@ -357,6 +363,15 @@ u32 npukit_sim_read(struct npukit_sim *sim, enum npukit_space space, u32 off)
  * peripheral, program order), and the DSB after it issues nothing until
  * its response is back; so every NPU write before it has reached the RTL.
  */
+/* Every NPU write issued so far taken by the NPU, a read sampling from @t on: when it arrives */
+static u64 hw_push_npu(struct npukit_sim *sim, u64 t)
+{
+	hw_advance(sim, max(t, sim->npu_land));
+	while (sim->aw_len)
+		hw_cycle(sim);
+	return sim->cyc * HW_CYCLE_NS;
+}
+
 u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_space space, u32 off)
 {
 	u64 arrive;
@@ -364,22 +379,53 @@ u32 npukit_sim_read_wait(struct npukit_sim *sim, enum npukit_space space, u32 of
 
 	if (space != NPUKIT_SPACE_NPU)
 		return npukit_sim_read(sim, space, off);
-	hw_advance(sim, max(sim->now + HW_READ_SAMPLE_NS, sim->npu_land));
-	while (sim->aw_len)
-		hw_cycle(sim);
-	arrive = sim->cyc * HW_CYCLE_NS;
+	arrive = hw_push_npu(sim, sim->now + HW_READ_SAMPLE_NS);
 	val = npukit_sim_read(sim, space, off);
 	/* and its response has the way back to travel before the CPU goes on */
 	sim->now = max(sim->now, arrive + HW_READ_RTT_NS - HW_READ_SAMPLE_NS);
 	return val;
 }
 
+/*
+ * On a board the ordering read is readl_relaxed() then mb(): the read
+ * has sampled already, and the DSB waits for what npukit_sim_read_wait()
+ * waits for, the NPU writes issued before it landed and its response back
+ */
+void hwemu_bus_barrier(struct npukit_sim *bus)
+{
+	u64 arrive = hw_push_npu(bus, 0);
+
+	bus->now = max(bus->now, arrive + HW_READ_RTT_NS - HW_READ_SAMPLE_NS);
+}
+
+/*
+ * To the last whole cycle before the CPU's present: a write issued from
+ * now on lands no sooner than now (HW_OVERTAKE_MAX), so nothing modelled
+ * here could have been changed by it
+ */
+void hwemu_bus_sync(struct npukit_sim *bus)
+{
+	hw_advance(bus, bus->now - bus->now % HW_CYCLE_NS);
+}
+
+bool hwemu_bus_introut(struct npukit_sim *bus, int chan)
+{
+	return axi_dma_introut(&bus->dma, chan == 1);
+}
+
 void npukit_sim_write(struct npukit_sim *sim, enum npukit_space space, u32 off, u32 val)
 {
 	struct hw_write *w;
 
+	u64 give_up = sim->cyc + HW_WRITE_MAX_CYCLES;
+
 	/* the CPU stalls while its write buffer is full */
 	while (sim->wq_len + sim->aw_len >= HW_WRITE_QUEUE) {
+		if (sim->cyc >= give_up) {
+			fprintf(stderr, "hw-emu: the NPU takes no write%s\n",
+				sim->reset_held ? " (the PL is held in reset: the bus hangs)" : "");
+			abort();
+		}
 		hw_advance(sim, (sim->cyc + 1) * HW_CYCLE_NS);
 		sim->now = max(sim->now, sim->cyc * HW_CYCLE_NS);
 	}
@@ -539,6 +585,42 @@ void npukit_sim_pl_reset(struct npukit_sim *sim)
 	axi_dma_pl_reset(&sim->dma);
 	hwemu_monitor_reset(&sim->mon);
 	sim->reset_left = HW_RESET_CYCLES;
+}
+
+/*
+ * A board's reset line held: the NPU's rst_n low (clocked low for
+ * HW_RESET_CYCLES, then held), the DMA in reset, writes in flight lost;
+ * released, both go on from their power-on state
+ */
+void hwemu_bus_reset(struct npukit_sim *bus, bool asserted)
+{
+	if (asserted == bus->reset_held)
+		return;
+	if (asserted) {
+		npukit_sim_pl_reset(bus);
+		bus->dma.reset_until = U64_MAX;
+	} else {
+		hwemu_bus_sync(bus);
+		bus->dma.reset_until = bus->cyc;
+	}
+	bus->reset_held = asserted;
+}
+
+/* A board's DMA reaches DMA buffers by bus address, not by window */
+static uint8_t *hw_board_memory(uint32_t addr, uint32_t len)
+{
+	return shim_dma_bus_memory(addr, len);
+}
+
+struct npukit_sim *hwemu_bus_create(void)
+{
+	struct npukit_sim *bus = npukit_sim_create(NULL, false);
+
+	if (!bus)
+		return NULL;
+	shim_dma_noncoherent_all();
+	bus->dma.mem_find = hw_board_memory;
+	return bus;
 }
 
 struct npukit_sim *npukit_sim_create(struct device *dev, bool bad_id)

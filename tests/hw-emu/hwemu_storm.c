@@ -18,10 +18,13 @@
  * with no_reset_line, as after reloading the bitstream). Afterwards a
  * clean batch must run right. TAP on stdout.
  *
- *   hwemu_storm BATCHES SEED [failed]   failed: some injections are bursts
- *                                       of errors that outlast recovery, and
- *                                       the failed state (EIO, status 5)
- *                                       must be met too
+ *   hwemu_storm BATCHES SEED [failed] [board]
+ *       failed: some injections are bursts of errors that outlast
+ *       recovery, and the failed state (EIO, status 5) must be met too
+ *       board: on the emulated board, through the driver's hardware branch
+ *       (hwemu_board.h): recovery pulls the node's reset line, a failed
+ *       device is unbound and bound again with a new PL, and deadlines are
+ *       the board's time (20 to 320 us: a batch takes up to about 300)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -35,16 +38,22 @@
 
 #include "driver_user.h"
 #include "hwemu.h"
+#include "hwemu_board.h"
 
 #define MAXK		200
 #define NRES		8
 #define POISON		0x5a
 
 static struct driver_user_file *node;
+static bool board;
 
 static int load(void)
 {
-	if (driver_user_load())
+	struct hwemu_board_config stock = { 0 };
+
+	if (driver_user_param("sim_devices", board ? 0 : 1) || driver_user_load())
+		return -1;
+	if (board && hwemu_board_add(&stock))
 		return -1;
 	node = driver_user_open("npukit0");
 	return node ? 0 : -1;
@@ -53,6 +62,8 @@ static int load(void)
 static void unload(void)
 {
 	driver_user_close(node);
+	if (board)
+		hwemu_board_remove();
 	driver_user_unload();
 }
 
@@ -85,15 +96,24 @@ int main(int argc, char **argv)
 	unsigned long caused_bound = 0;
 	uint64_t seed;
 	struct npukit_submit s;
+	bool want_failed = false;
 	int bad = 0;
 
-	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "failed"))) {
-		fprintf(stderr, "usage: hwemu_storm BATCHES SEED [failed]\n");
+	for (int i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "failed"))
+			want_failed = true;
+		else if (!strcmp(argv[i], "board"))
+			board = true;
+		else
+			argc = 0;
+	}
+	if (argc < 3) {
+		fprintf(stderr, "usage: hwemu_storm BATCHES SEED [failed] [board]\n");
 		return 2;
 	}
 	batches = strtoul(argv[1], NULL, 0);
 	seed = strtoull(argv[2], NULL, 0) | 1;
-	if (driver_user_param("sim_devices", 1) || load()) {
+	if (load()) {
 		printf("not ok 1 fault storm: the driver does not load\n");
 		return 1;
 	}
@@ -110,16 +130,20 @@ int main(int argc, char **argv)
 		s.timeout_ns = npu_now_ns() + NPU_DEADLINE_NS;
 		if (!(npu_rand(&seed) % 4)) {
 			/* with "failed", one in four a burst that outlasts recovery */
-			uint32_t burst = argc == 4 && !(npu_rand(&seed) % 4) ? 8 : 1;
+			uint32_t burst = want_failed && !(npu_rand(&seed) % 4) ? 8 : 1;
 
 			hwemu_knob_set("error_beat", npu_rand(&seed) % 64);
 			hwemu_knob_set("error_chan", npu_rand(&seed) % 3);
 			hwemu_knob_set("dma_error", burst);
 			injected += burst;
 		}
-		/* device time runs ~1000x slower than real time here */
+		/*
+		 * device time runs ~1000x slower than real time here, but on
+		 * the board the driver's clock is the board's
+		 */
 		if (!(npu_rand(&seed) % 8)) {
-			s.timeout_ns = npu_now_ns() + 1000000 + npu_rand(&seed) % 50000000;
+			s.timeout_ns = npu_now_ns() + (board ? 20000 + npu_rand(&seed) % 300000 :
+						       1000000 + npu_rand(&seed) % 50000000);
 			short_deadline = true;
 			short_deadlines++;
 		}
@@ -182,9 +206,9 @@ int main(int argc, char **argv)
 	printf("%sok 1 fault storm: %lu batches, %lu errors injected, %lu struck, %lu short deadlines: %lu right, %lu EIO, %lu ETIMEDOUT, %lu rebinds; no failure not caused\n",
 	       bad ? "not " : "", batches, injected, struck, short_deadlines, ok, eio,
 	       timeouts, rebinds);
-	if (!bad && (!eio || !ok || (argc == 4 && !failed_seen))) {
+	if (!bad && (!eio || !ok || (want_failed && !failed_seen))) {
 		printf("not ok 2 the storm did not exercise %s\n",
-		       argc == 4 && !failed_seen ? "the failed state" : "both outcomes");
+		       want_failed && !failed_seen ? "the failed state" : "both outcomes");
 		return 1;
 	}
 	/* after the storm, a clean batch */

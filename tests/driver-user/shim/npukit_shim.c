@@ -4,12 +4,12 @@
  * its userspace build (npukit_shim.h): memory, user copies (the process's
  * own memory; shim_uaccess.c: a fault is a short copy), locks (single-threaded:
  * a lock taken twice is a deadlock, and aborts), clocks (CLOCK_MONOTONIC,
- * as ktime_get_ns() is; the simulator keeps the board's time itself),
- * device-managed actions, module parameters, misc devices and the
- * platform bus; DMA buffers and cache maintenance are shim_dma.c's (the
+ * as ktime_get_ns() is, or a board's clock; the simulator keeps the
+ * board's time itself), device-managed actions, module parameters and
+ * misc devices; DMA buffers and cache maintenance are shim_dma.c's (the
  * driver charges the maintenance's cost to the simulator's CPU account
- * itself). No interrupt and no timer reaches this
- * process: arming one aborts, so an instance must run polled.
+ * itself), the platform bus shim_platform.c's, interrupts shim_irq.c's.
+ * No timer fires in this process: arming one aborts.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -22,32 +22,44 @@ static void __attribute__((noreturn)) shim_abort(const char *what)
 	abort();
 }
 
+struct shim_live shim_held;
+
+/* Every allocation counted in shim_held, so a test sees one left behind */
+static void *shim_counted(void *p)
+{
+	if (p)
+		shim_held.allocs++;
+	return p;
+}
+
 void *kzalloc(size_t size, gfp_t gfp)
 {
 	(void)gfp;
-	return calloc(1, size);
+	return shim_counted(calloc(1, size));
 }
 
 void *kvmalloc(size_t size, gfp_t gfp)
 {
 	(void)gfp;
-	return malloc(size);
+	return shim_counted(malloc(size));
 }
 
 void kfree(const void *p)
 {
+	if (p)
+		shim_held.allocs--;
 	free((void *)p);
 }
 
 void kvfree(const void *p)
 {
-	free((void *)p);
+	kfree(p);
 }
 
 void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
 {
 	(void)gfp;
-	return n && size > SIZE_MAX / n ? NULL : malloc(n * size);
+	return n && size > SIZE_MAX / n ? NULL : shim_counted(malloc(n * size));
 }
 
 void unpin_user_pages(struct page **pages, unsigned long npages)
@@ -135,10 +147,14 @@ void cond_resched(void)
 {
 }
 
+/* The board's clock when there is one (shim_platform.h), else the host's */
 u64 ktime_get_ns(void)
 {
 	struct timespec ts;
+	u64 ns;
 
+	if (shim_board_now(&ns))
+		return ns;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
 }
@@ -150,6 +166,8 @@ static void shim_sleep_ns(u64 ns)
 		.tv_nsec = (long)(ns % NSEC_PER_SEC),
 	};
 
+	if (shim_board_delay(ns))
+		return;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
@@ -232,16 +250,6 @@ bool capable(int cap)
 	return true;
 }
 
-long shim_wait_unsupported(void)
-{
-	shim_abort("wait_event: no interrupts in userspace (run with sim_irq=0)");
-}
-
-void synchronize_irq(unsigned int irq)
-{
-	(void)irq;
-}
-
 void shim_log(const struct device *dev, const char *level, const char *fmt, ...)
 {
 	va_list ap;
@@ -283,15 +291,17 @@ int devm_add_action_or_reset(struct device *dev, void (*action)(void *),
 	r->data = data;
 	r->next = dev->devres;
 	dev->devres = r;
+	shim_held.devres++;
 	return 0;
 }
 
-static void shim_devres_release(struct device *dev)
+void shim_devres_release_all(struct device *dev)
 {
 	struct shim_devres *r;
 
 	while ((r = dev->devres)) {
 		dev->devres = r->next;
+		shim_held.devres--;
 		r->action(r->data);
 		free(r);
 	}
@@ -387,6 +397,7 @@ int misc_register(struct miscdevice *misc)
 		misc->this_device->name = misc->name;
 		dev_set_drvdata(misc->this_device, misc);
 		shim_misc[i] = misc;
+		shim_held.nodes++;
 		return 0;
 	}
 	return -EBUSY;
@@ -396,9 +407,12 @@ void misc_deregister(struct miscdevice *misc)
 {
 	unsigned int i;
 
-	for (i = 0; i < SHIM_MISC; i++)
-		if (shim_misc[i] == misc)
+	for (i = 0; i < SHIM_MISC; i++) {
+		if (shim_misc[i] == misc) {
 			shim_misc[i] = NULL;
+			shim_held.nodes--;
+		}
+	}
 	misc->this_device = NULL;
 }
 
@@ -440,6 +454,34 @@ struct miscdevice *shim_misc_find(const char *name)
 		if (shim_misc[i] && !strcmp(shim_misc[i]->name, name))
 			return shim_misc[i];
 	return NULL;
+}
+
+/* As a read of /sys/class/misc/NODE/@attr: the group's show() */
+ssize_t shim_sysfs_show(struct miscdevice *misc, const char *attr, char *buf)
+{
+	const struct attribute_group **g;
+	struct attribute **a;
+	size_t glen;
+
+	for (g = misc->groups; g && *g; g++) {
+		const char *name = attr;
+
+		glen = (*g)->name ? strlen((*g)->name) : 0;
+		if (glen) {
+			if (strncmp(attr, (*g)->name, glen) || attr[glen] != '/')
+				continue;
+			name = attr + glen + 1;
+		}
+		for (a = (*g)->attrs; *a; a++) {
+			struct device_attribute *da =
+				container_of(*a, struct device_attribute, attr);
+
+			if (strcmp((*a)->name, name) || !da->show)
+				continue;
+			return da->show(misc->this_device, da, buf);
+		}
+	}
+	return -ENOENT;
 }
 
 int ida_alloc(struct ida *ida, gfp_t gfp)
@@ -524,139 +566,4 @@ void seq_printf(struct seq_file *m, const char *fmt, ...)
 {
 	(void)m, (void)fmt;
 	shim_abort("seq_printf: no debugfs in userspace");
-}
-
-/* The platform bus: its devices probed as they are added */
-#define SHIM_PDRVS 2
-static struct platform_driver *shim_pdrvs[SHIM_PDRVS];
-
-int platform_driver_register(struct platform_driver *drv)
-{
-	unsigned int i;
-
-	for (i = 0; i < SHIM_PDRVS; i++) {
-		if (!shim_pdrvs[i]) {
-			shim_pdrvs[i] = drv;
-			return 0;
-		}
-	}
-	return -EBUSY;
-}
-
-void platform_driver_unregister(struct platform_driver *drv)
-{
-	unsigned int i;
-
-	for (i = 0; i < SHIM_PDRVS; i++)
-		if (shim_pdrvs[i] == drv)
-			shim_pdrvs[i] = NULL;
-}
-
-struct shim_pdev {
-	struct platform_device pdev;
-	char name[PLATFORM_NAME_SIZE + 8];
-	struct platform_driver *bound;
-};
-
-/* A driver's id_table entry for @name, or its own name */
-static bool shim_pdrv_match(struct platform_driver *drv,
-			    struct platform_device *pdev)
-{
-	const struct platform_device_id *id;
-
-	for (id = drv->id_table; id && id->name[0]; id++) {
-		if (!strcmp(id->name, pdev->name)) {
-			pdev->id_entry = id;
-			return true;
-		}
-	}
-	return drv->driver.name && !strcmp(drv->driver.name, pdev->name);
-}
-
-struct platform_device *
-platform_device_register_full(const struct platform_device_info *info)
-{
-	struct shim_pdev *p = calloc(1, sizeof(*p));
-	struct platform_driver *drv;
-	unsigned int i;
-
-	if (!p)
-		return ERR_PTR(-ENOMEM);
-	snprintf(p->name, sizeof(p->name), "%s.%d", info->name, info->id);
-	p->pdev.name = info->name;
-	p->pdev.id = info->id;
-	p->pdev.dev.name = p->name;
-	p->pdev.dma_mask = info->dma_mask;
-	p->pdev.dev.dma_mask = &p->pdev.dma_mask;
-	for (i = 0; i < SHIM_PDRVS; i++) {
-		drv = shim_pdrvs[i];
-		if (!drv || !shim_pdrv_match(drv, &p->pdev))
-			continue;
-		if (drv->probe(&p->pdev))
-			shim_devres_release(&p->pdev.dev);
-		else
-			p->bound = drv;
-		break;
-	}
-	return &p->pdev;
-}
-
-void platform_device_unregister(struct platform_device *pdev)
-{
-	struct shim_pdev *p = container_of(pdev, struct shim_pdev, pdev);
-
-	if (!pdev || IS_ERR(pdev))
-		return;
-	if (p->bound)
-		p->bound->remove(pdev);
-	shim_devres_release(&pdev->dev);
-	free(p);
-}
-
-/* No registers, interrupts, clocks or resets to map in userspace */
-void __iomem *devm_platform_ioremap_resource(struct platform_device *pdev,
-					     unsigned int index)
-{
-	(void)pdev, (void)index;
-	return ERR_PTR(-ENODEV);
-}
-
-int platform_get_irq_byname_optional(struct platform_device *pdev,
-				     const char *name)
-{
-	(void)pdev, (void)name;
-	return -ENXIO;
-}
-
-int devm_request_irq(struct device *dev, unsigned int irq,
-		     irq_handler_t handler, unsigned long flags,
-		     const char *name, void *data)
-{
-	(void)dev, (void)irq, (void)handler, (void)flags, (void)name, (void)data;
-	return -ENOSYS;
-}
-
-struct clk *devm_clk_get_optional_enabled(struct device *dev, const char *id)
-{
-	(void)dev, (void)id;
-	return NULL;
-}
-
-struct reset_control *devm_reset_control_get_optional_exclusive(struct device *dev,
-								const char *id)
-{
-	(void)dev, (void)id;
-	return NULL;
-}
-
-int reset_control_assert(struct reset_control *rstc)
-{
-	(void)rstc;
-	return 0;
-}
-
-int reset_control_deassert(struct reset_control *rstc)
-{
-	(void)rstc;
-	return 0;
 }

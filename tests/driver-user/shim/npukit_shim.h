@@ -10,8 +10,9 @@
  * min/max, overflow checks); what the kernel calls out of line is a call
  * into npukit_shim.c, counted apart (copies, locks, cache maintenance,
  * clocks). Nothing here implements the driver's logic. Single-threaded:
- * one process stands for one task, and the instance is polled (no
- * interrupts; npukit_shim.c refuses to arm a timer).
+ * one process stands for one task; interrupts, where a board raises them,
+ * are taken between the driver's MMIO accesses (shim_irq.h), and no timer
+ * ever fires (npukit_shim.c refuses to arm one).
  */
 #ifndef NPUKIT_SHIM_H
 #define NPUKIT_SHIM_H
@@ -27,6 +28,7 @@
 
 /* Errnos the kernel has and libc does not */
 #define ERESTARTSYS	512
+#define EPROBE_DEFER	517
 #define ENOTSUPP	524
 
 /* Types */
@@ -235,10 +237,12 @@ static inline int kref_put(struct kref *k, void (*release)(struct kref *))
 	return 1;
 }
 
-/* Barriers: one instruction each, as in the kernel (bar the PL310 sync) */
+/*
+ * Barriers: one instruction each, as in the kernel (bar the PL310 sync);
+ * mb() also acts on a board's bus (shim_platform.h)
+ */
 #define wmb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define rmb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define local_irq_save(flags) ((flags) = 0)
 #define local_irq_restore(flags) ((void)(flags))
 
@@ -370,28 +374,19 @@ bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
 bool cancel_delayed_work_sync(struct delayed_work *dw);
 #define msecs_to_jiffies(ms) ((unsigned long)(ms))
 
-/* linux/wait.h, linux/interrupt.h: no interrupt ever reaches this build */
+/*
+ * linux/wait.h: one thread, so a waiter is woken by nothing but its own
+ * condition becoming true, in an interrupt handler it lets run
+ * (wait_event_hrtimeout(), shim_irq.h)
+ */
 typedef struct {
 	int unused;
 } wait_queue_head_t;
 
 #define init_waitqueue_head(wq) ((void)(wq))
 void wake_up(wait_queue_head_t *wq);
-long shim_wait_unsupported(void);
-#define wait_event_hrtimeout(wq, cond, timeout) \
-	((void)(wq), (void)(timeout), (cond) ? 0 : shim_wait_unsupported())
-#define wait_event_interruptible_hrtimeout(wq, cond, timeout) \
-	wait_event_hrtimeout(wq, cond, timeout)
 #define wake_up_all(wq) wake_up(wq)
 int schedule_hrtimeout(ktime_t *expires, enum hrtimer_mode mode);
-
-typedef enum {
-	IRQ_NONE,
-	IRQ_HANDLED,
-} irqreturn_t;
-typedef irqreturn_t (*irq_handler_t)(int irq, void *data);
-void synchronize_irq(unsigned int irq);
-#define IRQF_SHARED 0x80u
 
 /* linux/kobject.h: a uevent goes nowhere (no userspace listens here) */
 struct kobject {
@@ -474,20 +469,6 @@ void dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
 				size_t size, enum dma_data_direction dir);
 void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 			     enum dma_data_direction dir);
-
-/* linux/io.h: never reached on a simulated instance (npukit_dev.h) */
-static inline u32 readl_relaxed(const volatile void __iomem *addr)
-{
-	return *(const volatile u32 *)addr;
-}
-
-static inline void writel_relaxed(u32 val, volatile void __iomem *addr)
-{
-	*(volatile u32 *)addr = val;
-}
-
-#define readl readl_relaxed
-#define writel writel_relaxed
 
 /* linux/fs.h, linux/module.h: no module references to count here */
 struct module;
@@ -624,85 +605,14 @@ int ida_alloc(struct ida *ida, gfp_t gfp);
 void ida_free(struct ida *ida, unsigned int id);
 void ida_destroy(struct ida *ida);
 
-/* linux/platform_device.h, linux/of.h, linux/clk.h, linux/reset.h */
-struct of_device_id {
-	char compatible[128];
-};
-
-#define PLATFORM_NAME_SIZE 20
-struct platform_device_id {
-	char name[PLATFORM_NAME_SIZE];
-	unsigned long driver_data;
-};
-
-struct platform_device {
-	const char *name;
-	int id;
-	struct device dev;
-	const struct platform_device_id *id_entry;
-	u64 dma_mask;
-};
-
-struct platform_device_info {
-	const char *name;
-	int id;
-	u64 dma_mask;
-};
-
-struct device_driver {
-	const char *name;
-	const struct of_device_id *of_match_table;
-};
-
-struct platform_driver {
-	int (*probe)(struct platform_device *pdev);
-	void (*remove)(struct platform_device *pdev);
-	const struct platform_device_id *id_table;
-	struct device_driver driver;
-};
-
-int platform_driver_register(struct platform_driver *drv);
-void platform_driver_unregister(struct platform_driver *drv);
-struct platform_device *
-platform_device_register_full(const struct platform_device_info *info);
-void platform_device_unregister(struct platform_device *pdev);
-#define platform_get_device_id(pdev) ((pdev)->id_entry)
-#define platform_set_drvdata(pdev, data) dev_set_drvdata(&(pdev)->dev, data)
-#define platform_get_drvdata(pdev) dev_get_drvdata(&(pdev)->dev)
-void __iomem *devm_platform_ioremap_resource(struct platform_device *pdev,
-					     unsigned int index);
-int platform_get_irq_byname_optional(struct platform_device *pdev,
-				     const char *name);
-int devm_request_irq(struct device *dev, unsigned int irq,
-		     irq_handler_t handler, unsigned long flags,
-		     const char *name, void *data);
-
-struct clk;
-struct clk *devm_clk_get_optional_enabled(struct device *dev, const char *id);
-/* no clock framework here: every clk_get() fails, as for a node without "clocks" */
-static inline struct clk *clk_get(struct device *dev, const char *id)
-{
-	(void)dev;
-	(void)id;
-	return (struct clk *)ERR_PTR(-ENOENT);
-}
-static inline unsigned long clk_get_rate(struct clk *clk)
-{
-	(void)clk;
-	return 0;
-}
-static inline void clk_put(struct clk *clk)
-{
-	(void)clk;
-}
-struct reset_control;
-struct reset_control *devm_reset_control_get_optional_exclusive(struct device *dev,
-								const char *id);
-int reset_control_assert(struct reset_control *rstc);
-int reset_control_deassert(struct reset_control *rstc);
-
 /* For driver_user.c: the module's parameters and nodes (npukit_shim.c) */
 int shim_param_set(const char *name, u64 val);
 struct miscdevice *shim_misc_find(const char *name);
+/* A sysfs attribute of node @misc, "name" or "group/name", into @buf */
+ssize_t shim_sysfs_show(struct miscdevice *misc, const char *attr, char *buf);
+
+/* The platform bus, MMIO, clocks and resets; interrupts */
+#include "shim_platform.h"
+#include "shim_irq.h"
 
 #endif /* NPUKIT_SHIM_H */

@@ -29,6 +29,9 @@ struct shim_dma_buf {
 static struct shim_dma_buf *shim_dma_bufs;
 /* Bus addresses: 32-bit, page-aligned, never reused */
 static u32 shim_next_bus = 0x10000000;
+static bool shim_dma_all_noncoherent;
+
+static void shim_dma_make_noncoherent(struct shim_dma_buf *b);
 
 void *dma_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *handle,
 			    enum dma_data_direction dir, gfp_t gfp)
@@ -51,6 +54,9 @@ void *dma_alloc_noncoherent(struct device *dev, size_t size, dma_addr_t *handle,
 	shim_next_bus += pages * 4096;
 	b->next = shim_dma_bufs;
 	shim_dma_bufs = b;
+	if (shim_dma_all_noncoherent)
+		shim_dma_make_noncoherent(b);
+	shim_held.dma_buffers++;
 	*handle = b->bus;
 	return b->cpu;
 }
@@ -65,6 +71,8 @@ void dma_free_noncoherent(struct device *dev, size_t size, void *cpu,
 		if (b->cpu != cpu)
 			continue;
 		*p = b->next;
+		shim_held.dma_buffers--;
+		shim_release_note("dma free %#x", b->bus);
 		free(b->mem);
 		free(b->seen);
 		free(b->owner);
@@ -85,25 +93,42 @@ static struct shim_dma_buf *shim_dma_find(u64 addr, size_t len)
 	return NULL;
 }
 
+static void shim_dma_make_noncoherent(struct shim_dma_buf *b)
+{
+	if (b->mem)
+		return;
+	b->mem = malloc(b->size);
+	b->seen = malloc(b->size);
+	b->owner = calloc(b->size / SHIM_DMA_LINE, 1);
+	if (!b->mem || !b->seen || !b->owner) {
+		fprintf(stderr, "npukit shim: out of memory\n");
+		abort();
+	}
+	/* as dma_alloc_noncoherent() leaves it: in memory, clean */
+	memcpy(b->mem, b->cpu, b->size);
+	memcpy(b->seen, b->cpu, b->size);
+}
+
 void *shim_dma_memory(uint64_t addr, void *cpu, size_t size)
 {
 	struct shim_dma_buf *b = shim_dma_find(addr, size);
 
 	if (!b || b->cpu != cpu || b->bus != addr)
 		return NULL;
-	if (!b->mem) {
-		b->mem = malloc(b->size);
-		b->seen = malloc(b->size);
-		b->owner = calloc(b->size / SHIM_DMA_LINE, 1);
-		if (!b->mem || !b->seen || !b->owner) {
-			fprintf(stderr, "npukit shim: out of memory\n");
-			abort();
-		}
-		/* as dma_alloc_noncoherent() leaves it: in memory, clean */
-		memcpy(b->mem, b->cpu, b->size);
-		memcpy(b->seen, b->cpu, b->size);
-	}
+	shim_dma_make_noncoherent(b);
 	return b->mem;
+}
+
+void shim_dma_noncoherent_all(void)
+{
+	shim_dma_all_noncoherent = true;
+}
+
+void *shim_dma_bus_memory(uint64_t addr, size_t len)
+{
+	struct shim_dma_buf *b = shim_dma_find(addr, len);
+
+	return b && b->mem ? b->mem + (addr - b->bus) : NULL;
 }
 
 /* Line @l of @b: written by the CPU since its last maintenance */

@@ -46,6 +46,14 @@
  */
 void *shim_dma_memory(uint64_t addr, void *cpu, size_t size);
 /*
+ * A board's DMA reaches memory by bus address, as HP0 does (hw-emu's
+ * hwemu_board.c): every buffer allocated from now on is non-coherent as
+ * above from its allocation, and shim_dma_bus_memory() is the memory
+ * behind [@addr, @addr + @len), or NULL where no buffer is.
+ */
+void shim_dma_noncoherent_all(void);
+void *shim_dma_bus_memory(uint64_t addr, size_t len);
+/*
  * The DMA is about to read (@write false) or write [@addr, @addr + @len):
  * NULL, or what the driver did not do (a static string).
  */
