@@ -26,7 +26,9 @@ HW_SRC      := tests/hw-emu
 # glue (npukit_sim_main.c)
 HW_DRIVER   := $(filter-out $(DU_SIM_MODEL),$(DU_DRIVER))
 HW_OWN      := axi_dma hwemu_board hwemu_monitor hwemu_sim pg021_driver
-HW_CFLAGS   = $(filter-out -fno-PIE,$(DU_X86_CFLAGS)) -fPIC -D_GNU_SOURCE -I$(HW_SRC)
+# SHIM_BOARD_IO: the driver's readl()/writel()/mb() reach the board
+# (tests/driver-user/shim/shim_platform.h)
+HW_CFLAGS   = $(filter-out -fno-PIE,$(DU_X86_CFLAGS)) -fPIC -D_GNU_SOURCE -I$(HW_SRC) -DSHIM_BOARD_IO
 HW_OBJS     = $(HW_DRIVER:%=$(HW_DIR)/obj/driver/npukit_%.o) \
 	$(DU_OWN:%=$(HW_DIR)/obj/du/%.o) $(HW_OWN:%=$(HW_DIR)/obj/hw/%.o)
 HW_PROG_CFLAGS = $(DU_PROG_CFLAGS) -I$(HW_SRC)
