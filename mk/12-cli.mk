@@ -2,18 +2,25 @@
 # ttpu-run's command-line tests (tests/cli/): kselftest_harness programs
 # that fork/exec $(TTPU_RUN) and check its exit status, stdout JSON and
 # stderr line.
-#   check-cli  cli_test (one TEST per behaviour), cli_hostile_test (issue 13:
-#              hostile text, -o nodes, memory bounds), then cli_valgrind_test
-#              (the error paths under valgrind; SKIPs without valgrind).
+#   check-cli  one TEST per behaviour, a binary per concern: the command
+#              line and exit statuses (cli_usage_test), the protocol
+#              (cli_protocol_test), file mode (cli_file_mode_test), the
+#              engine chosen (cli_engine_choice_test), -o and stdout
+#              (cli_output_test), --check and the reports on stderr
+#              (cli_check_and_stats_test); cli_hostile_test (issue 13:
+#              hostile text, -o nodes, memory bounds), --serve, --compile,
+#              --passes; then cli_valgrind_test (the error paths under
+#              valgrind; SKIPs without valgrind).
 #   check-cli-tsan  the --serve suites with ttpu-run built with TSan.
 # The suite fails when any test fails or a test binary exits non-zero.
 
 CLI_TEST_DIR  := tests/cli
 CLI_TEST_OUT  := $(BUILD)/tests/cli
-CLI_TEST_BINS := $(CLI_TEST_OUT)/cli_test $(CLI_TEST_OUT)/cli_hostile_test $(CLI_TEST_OUT)/cli_serve_test \
-		 $(CLI_TEST_OUT)/cli_serve_pipeline_test \
-		 $(CLI_TEST_OUT)/cli_compile_test $(CLI_TEST_OUT)/cli_passes_test \
-		 $(CLI_TEST_OUT)/cli_valgrind_test
+# Every binary but cli_valgrind_test, which check-cli-san leaves out.
+CLI_TESTS     := cli_usage_test cli_protocol_test cli_file_mode_test cli_engine_choice_test \
+		 cli_output_test cli_check_and_stats_test cli_hostile_test cli_serve_test \
+		 cli_serve_pipeline_test cli_compile_test cli_passes_test
+CLI_TEST_BINS := $(CLI_TESTS:%=$(CLI_TEST_OUT)/%) $(CLI_TEST_OUT)/cli_valgrind_test
 
 # FIXTURE_SETUP() and friends expand to functions without prototypes.
 $(BUILD)/obj/$(CLI_TEST_DIR)/%.o: $(CLI_TEST_DIR)/%.c
@@ -40,7 +47,7 @@ cli-run: $(CLI_BINS) $(TTPU_RUN)
 
 # check-cli-san: ttpu-run built with ASan+UBSan; valgrind cannot run an
 # ASan binary, so cli_valgrind_test stays out.
-$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS="$(BUILD)/san/tests/cli/cli_test $(BUILD)/san/tests/cli/cli_hostile_test $(BUILD)/san/tests/cli/cli_serve_test $(BUILD)/san/tests/cli/cli_serve_pipeline_test $(BUILD)/san/tests/cli/cli_compile_test $(BUILD)/san/tests/cli/cli_passes_test"))
+$(eval $(call check-pair,cli,cli-run,CLI,CLI_BINS="$(CLI_TESTS:%=$(BUILD)/san/tests/cli/%)"))
 
 # check-cli-tsan: ttpu-run built with ThreadSanitizer into $(BUILD)/tsan,
 # over the --serve suites (its next request is read and parsed on a second

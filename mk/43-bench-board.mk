@@ -8,10 +8,12 @@
 # json-c from Debian's armhf package) with an in-process stand-in device,
 # run under qemu-arm with every executed block logged; every instruction of
 # the served request is charged to a phase (tests/bench-board/run-bench-board
-# says how). The driver's and the bus's share come from the board model, as
-# bench-engine reads them in the VM: the unmodified driver built in
-# userspace (tests/driver-user) on one simulated NpuKit, its bus clock and
-# CPU account summed over the request's SUBMITs. Both engines, by default
+# says how: the phases in phase_table.py, the qemu-arm run in qemu_count.py,
+# the figures on the model in board_model.py). The driver's and the bus's
+# share come from the board model, as bench-engine reads them in the VM:
+# the unmodified driver built in userspace (tests/driver-user) on one
+# simulated NpuKit, its bus clock and CPU account summed over the request's
+# SUBMITs. Both engines, by default
 # the worst of BOARD_SEEDS seeds of random weights and inputs for the MLP
 # 784->128->10, batch 64, i8 hidden layer; `make bench-board REQUEST=FILE`
 # takes any request ({"program", "inputs"}). The first request is printed

@@ -67,8 +67,8 @@
 #define SEGMENTS	64
 #define HASH_BITS	20
 #define CPUS		64	/* guest CPU indexes followed for their phase */
-#define SHARED_PHASE	2	/* run-bench-board's RANGE */
-#define DEVICE_PHASE	7	/* run-bench-board's DEVICE: not the host's */
+#define SHARED_PHASE	2	/* phase_table.py's RANGE */
+#define DEVICE_PHASE	7	/* phase_table.py's DEVICE: not the host's */
 
 /* A pthread_create() of the main thread, up to its pthread_join(). */
 struct window {
