@@ -159,3 +159,22 @@ def test_results_outlive_their_program(examples):
     res = ttpu_run.Program.load(pathlib.Path(examples, "mlp.json")).run(
         {"x": np.array(inputs["x"])})
     np.testing.assert_array_equal(res["h2"], expected_h2(expected))
+
+
+@pytest.mark.parametrize("engine", [None, "software", "auto"])
+def test_prepare_then_run_answers_the_same(examples, engine):
+    inputs, expected = mlp(examples)
+    prog = ttpu_run.Program.load(examples / "mlp.json")
+    prog.prepare(engine)
+    prog.prepare(engine)  # idempotent
+    res = prog.run({"x": np.array(inputs["x"], dtype=np.int8)},
+                   engine=engine or "auto")
+    np.testing.assert_array_equal(res["h2"], expected_h2(expected))
+    assert res.stats["total_cycles"] == expected["totalCycles"]
+
+
+def test_prepare_on_a_missing_device_is_a_clear_error(examples):
+    prog = ttpu_run.Program.load(examples / "mlp.json")
+    with pytest.raises(ttpu_run.TtpuError) as info:
+        prog.prepare("npukit", device="/nonexistent/npukit9")
+    assert "npukit9" in str(info.value)

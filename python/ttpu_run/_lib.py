@@ -77,6 +77,7 @@ _PROTOTYPES = {
     "ttpu_engine_name": (_str, [_p]),
     "ttpu_engine_reason": (_str, [_p]),
     "ttpu_run": (_int, [_p, _p, _p, ctypes.POINTER(_p), _perr]),
+    "ttpu_program_prepare": (_int, [_p, _p, _perr]),
     "ttpu_result_free": (None, [_p]),
     "ttpu_result_stats": (ctypes.POINTER(RunStats), [_p]),
     "ttpu_result_output": (ctypes.POINTER(ctypes.c_int32),

@@ -107,6 +107,19 @@ class Program:
             check(_lib.lib.ttpu_inputs_set(handle, name.encode(), ptr,
                                            values.size, err), err)
 
+    def prepare(self, engine="auto", device=None):
+        """Make now what runs of this program on engine (as for run(), or
+        None for what every engine's runs share) would make on their first
+        run, so that the first run costs what the others do: for a server,
+        once after loading. Idempotent; answers do not change."""
+        eng = None
+        if engine is not None:
+            eng = engine if isinstance(engine, Engine) else \
+                shared_engine(engine, device)
+        err = _lib.Error()
+        check(_lib.lib.ttpu_program_prepare(
+            self._handle, eng.handle if eng else None, err), err)
+
     def run(self, inputs, engine="auto", device=None):
         """Run once with inputs ({name: array-like of integers}) on engine
         (an Engine, or a name: "auto", "software", "npukit", with device the
