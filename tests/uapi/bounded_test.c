@@ -14,7 +14,9 @@
  *  - result slots are pinned against the caller's RLIMIT_MEMLOCK: over it,
  *    without CAP_IPC_LOCK, a batch fails -ENOMEM before anything runs,
  *    and nothing stays charged (VmPin) after any batch;
- *  - a kick_size of 4096 holds 136 bytes a kick, not 4096 pinned;
+ *  - a kick_size of 4096 holds 136 bytes a kick, not 4096 pinned, and
+ *    the kicks' memory is not held while the batch runs;
+ *  - a batch that must wait for the device's cap checks its kicks first;
  *  - three processes at their limits leave the machine its memory.
  *
  * The holder runs its sums with the simulator's "slow" knob, so that it
@@ -583,6 +585,73 @@ NPU_TEST_TIMEOUT(large_kick_size_pins_nothing, 240)
 	EXPECT_GE(8, max_pin) TH_LOG("VmPin reached %ld kB", max_pin);
 	EXPECT_EQ(0, vm_pin_kb());
 	munmap(mem, len);
+}
+
+/*
+ * The kicks' memory is not held while the batch runs: 16384 kicks of 4096
+ * bytes, every page touched, unmapped while the batch runs, give their
+ * 64 MiB back at once. Pinned (as before issue 27), the pages
+ * would stay taken until the batch ended, seconds later at the "slow"
+ * knob. The batch still completes, from its copy.
+ */
+NPU_TEST_TIMEOUT(unmapped_kicks_free_their_memory, 240)
+{
+	const uint32_t n = 16384, ksize = 4096;
+	struct npu_submitter t = { .fd = self->fd };
+	size_t len = (size_t)n * ksize;
+	uint8_t *mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct npukit_kick *k0 = (struct npukit_kick *)mem;
+	npu_ctile want[1], got[1];
+	int64_t took;
+	long free0, free1 = -1;
+	pthread_t th;
+	uint64_t seed = 5;
+
+	ASSERT_NE(MAP_FAILED, mem);
+	NEED_SIM();
+	/* every page its own frame: all-zero kicks that add 0 */
+	memset(mem, 0, len);
+	npu_fill_random(k0, &seed);
+	k0->flags = NPUKIT_KICK_CLEAR | NPUKIT_KICK_READ_C;
+	npu_ref_batch(k0, 1, want);
+	/*
+	 * The same batch at full speed first: how long taking the kicks (and
+	 * running them) takes here. Twice that into the slow batch, its
+	 * kicks were taken, and it runs on for seconds.
+	 */
+	npu_submit_init(&t.s, k0, n, got, 1);
+	t.s.kick_size = ksize;
+	took = npu_now_ns();
+	ASSERT_EQ(0, ioctl(self->fd, NPUKIT_IOCTL_SUBMIT, &t.s))
+		TH_LOG("%s", strerror(errno));
+	took = npu_now_ns() - took;
+	ASSERT_TILES_EQ(want, got, 1);
+	memset(got, 0x5a, sizeof(got));
+	npu_submit_init(&t.s, k0, n, got, 1);
+	t.s.kick_size = ksize;
+	t.s.timeout_ns = npu_now_ns() + 120LL * 1000 * MS;
+	ASSERT_EQ(0, npu_knob_write("slow", 1000));
+	ASSERT_EQ(0, pthread_create(&th, NULL, npu_submit_thread, &t));
+	usleep((2 * took + 100 * MS) / 1000);
+	free0 = meminfo_kb("MemFree");
+	ASSERT_EQ(0, munmap(mem, len));
+	for (int i = 0; i < 20; i++) {
+		usleep(10 * 1000);
+		free1 = meminfo_kb("MemFree");
+		if (free1 - free0 >= 48 * 1024)
+			break;
+	}
+	EXPECT_EQ(0, __atomic_load_n(&t.end_ns, __ATOMIC_ACQUIRE))
+		TH_LOG("the batch ended before its memory was unmapped");
+	EXPECT_LE(48 * 1024, free1 - free0)
+		TH_LOG("unmapping 64 MiB of kicks freed %ld kB while the batch ran",
+		       free1 - free0);
+	EXPECT_EQ(0, npu_knob_write("slow", 1));
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, t.ret) TH_LOG("%s", strerror(t.err));
+	EXPECT_EQ(n, t.s.kicks_done);
+	ASSERT_TILES_EQ(want, got, 1);
 }
 
 TEST_HARNESS_MAIN
